@@ -1,0 +1,71 @@
+//! Castling rights, stored as the squares of the rooks that may still castle, so standard
+//! chess and Chess960 share one representation.
+
+use crate::types::{Color, Square};
+
+/// Which wing a castling move goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastleSide {
+    /// Towards the h-file (O-O).
+    King,
+    /// Towards the a-file (O-O-O).
+    Queen,
+}
+
+impl CastleSide {
+    /// Both wings.
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+}
+
+/// The castling rights of both sides: a 4-bit set plus the rook square of each right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingRights {
+    bits: u8,
+    rooks: [Square; 4],
+}
+
+impl Default for CastlingRights {
+    fn default() -> Self {
+        CastlingRights { bits: 0, rooks: [Square::H1, Square::A1, Square::H8, Square::A8] }
+    }
+}
+
+impl CastlingRights {
+    /// The bit of one right: bit 0 White short, 1 White long, 2 Black short, 3 Black long.
+    #[inline(always)]
+    pub const fn bit(color: Color, side: CastleSide) -> u8 {
+        1 << (color as u8 * 2 + side as u8)
+    }
+
+    /// The 4-bit set (indexes the Zobrist castling keys).
+    #[inline(always)]
+    pub const fn bits(self) -> u8 {
+        self.bits
+    }
+
+    /// True when no right is left.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    /// The rook square of a right, if the right is held.
+    #[inline(always)]
+    pub fn rook(self, color: Color, side: CastleSide) -> Option<Square> {
+        let i = color as usize * 2 + side as usize;
+        (self.bits >> i & 1 != 0).then_some(self.rooks[i])
+    }
+
+    /// Grants a right with its rook square.
+    pub fn set(&mut self, color: Color, side: CastleSide, rook: Square) {
+        let i = color as usize * 2 + side as usize;
+        self.bits |= 1 << i;
+        self.rooks[i] = rook;
+    }
+
+    /// Keeps only the rights in `mask`.
+    #[inline(always)]
+    pub fn retain(&mut self, mask: u8) {
+        self.bits &= mask;
+    }
+}

@@ -1,0 +1,459 @@
+//! The position: piece bitboards plus a mailbox, side to move, castling rights, en passant,
+//! clocks, Zobrist keys and cached check information.
+//!
+//! This module knows the rules of chess and nothing else: no search, no evaluation, no UCI.
+
+mod castling;
+mod fen;
+mod make_move;
+pub mod zobrist;
+
+pub use castling::{CastleSide, CastlingRights};
+pub use fen::FenError;
+
+use crate::bitboard::Bitboard;
+use crate::chess_move::Move;
+use crate::movegen::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use crate::types::{Color, Piece, PieceType, Square};
+use std::fmt;
+
+/// The FEN of the standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// What `make_move` must remember so that `unmake_move` can restore the position.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    castling: CastlingRights,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+    pawn_key: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
+}
+
+/// A chess position with the history of the moves made on it (for unmake and repetitions).
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 64],
+    pieces: [Bitboard; 6],
+    colors: [Bitboard; 2],
+    side: Color,
+    castling: CastlingRights,
+    /// For each square, the castling rights that survive a move from or to it.
+    castle_mask: [u8; 64],
+    ep: Option<Square>,
+    halfmove: u16,
+    fullmove: u16,
+    key: u64,
+    pawn_key: u64,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    history: Vec<Undo>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
+    fn empty() -> Position {
+        Position {
+            board: [None; 64],
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            side: Color::White,
+            castling: CastlingRights::default(),
+            castle_mask: [0xF; 64],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    // ---- Accessors -------------------------------------------------------------------
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on a square.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// All pieces of a type, both colours.
+    #[inline(always)]
+    pub fn pieces(&self, kind: PieceType) -> Bitboard {
+        self.pieces[kind.index()]
+    }
+
+    /// All pieces of a colour.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// The pieces of one colour and type.
+    #[inline(always)]
+    pub fn colored(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.pieces[kind.index()] & self.colors[color.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The king square of a colour.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.colored(color, PieceType::King).lsb()
+    }
+
+    /// Bishops and queens of a colour.
+    #[inline(always)]
+    pub fn diagonal_sliders(&self, color: Color) -> Bitboard {
+        (self.pieces[PieceType::Bishop.index()] | self.pieces[PieceType::Queen.index()]) & self.colors[color.index()]
+    }
+
+    /// Rooks and queens of a colour.
+    #[inline(always)]
+    pub fn orthogonal_sliders(&self, color: Color) -> Bitboard {
+        (self.pieces[PieceType::Rook.index()] | self.pieces[PieceType::Queen.index()]) & self.colors[color.index()]
+    }
+
+    /// The castling rights.
+    #[inline(always)]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant square, kept only when a pawn of the side to move can capture there.
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// The move number, starting at 1 and counting up after Black's move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// The Zobrist key of the position.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The Zobrist key of the pawns alone (for a pawn-structure cache).
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True when the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Pieces of the side to move pinned to their own king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// The number of moves made since the position was set up.
+    #[inline(always)]
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv).filter(|m| !m.is_none())
+    }
+
+    /// The piece captured by the last move, if any.
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.history.last().and_then(|u| u.captured)
+    }
+
+    /// Forgets the move history (keeps the position). Unmake is impossible past this point,
+    /// and repetitions before it are no longer seen.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    // ---- Attacks ---------------------------------------------------------------------
+
+    /// All pieces of both colours that attack `sq`, given the occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        (pawn_attacks(Color::White, sq) & self.colored(Color::Black, PieceType::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.colored(Color::White, PieceType::Pawn))
+            | (knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (king_attacks(sq) & self.pieces(PieceType::King))
+            | (bishop_attacks(sq, occ) & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)))
+            | (rook_attacks(sq, occ) & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)))
+    }
+
+    /// True when a piece of `by` attacks `sq`, given the occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.color(by);
+        (knight_attacks(sq) & self.pieces(PieceType::Knight) & them).any()
+            || (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn) & them).any()
+            || (king_attacks(sq) & self.pieces(PieceType::King) & them).any()
+            || (rook_attacks(sq, occ) & self.orthogonal_sliders(by)).any()
+            || (bishop_attacks(sq, occ) & self.diagonal_sliders(by)).any()
+    }
+
+    /// Recomputes the checkers and pinned pieces of the side to move.
+    #[inline]
+    fn update_check_info(&mut self) {
+        (self.checkers, self.pinned) = self.compute_check_info();
+    }
+
+    /// The checkers of the side to move and its pieces pinned to its king.
+    #[inline]
+    fn compute_check_info(&self) -> (Bitboard, Bitboard) {
+        let us = self.side;
+        let them = !us;
+        let ksq = self.king(us);
+        let occ = self.occupied();
+        let mut checkers = ((knight_attacks(ksq) & self.pieces(PieceType::Knight))
+            | (pawn_attacks(us, ksq) & self.pieces(PieceType::Pawn)))
+            & self.color(them);
+        let mut pinned = Bitboard::EMPTY;
+        let snipers = (rook_attacks(ksq, self.color(them)) & self.orthogonal_sliders(them))
+            | (bishop_attacks(ksq, self.color(them)) & self.diagonal_sliders(them));
+        for sniper in snipers {
+            let blockers = between(ksq, sniper) & occ;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() {
+                pinned |= blockers & self.color(us);
+            }
+        }
+        (checkers, pinned)
+    }
+
+    // ---- Keys ------------------------------------------------------------------------
+
+    /// The Zobrist key and pawn key computed from scratch.
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut key = 0;
+        let mut pawn_key = 0;
+        for sq in self.occupied() {
+            let piece = self.board[sq.index()].expect("occupied square has a piece");
+            key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            if piece.kind() == PieceType::Pawn {
+                pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            }
+        }
+        key ^= zobrist::CASTLING[self.castling.bits() as usize];
+        if let Some(ep) = self.ep {
+            key ^= zobrist::EN_PASSANT[ep.file().index()];
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::SIDE;
+        }
+        (key, pawn_key)
+    }
+
+    // ---- Draw rules ------------------------------------------------------------------
+
+    /// True when the current position occurred before since the last irreversible move,
+    /// looking back at most `max_back` plies (`usize::MAX` for the whole history).
+    /// `count` is how many earlier occurrences are required (1 for "repeated once", 2 for a
+    /// threefold repetition).
+    pub fn repetitions(&self, count: usize, max_back: usize) -> bool {
+        let limit = (self.halfmove as usize).min(self.history.len()).min(max_back);
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= limit {
+            if self.history[self.history.len() - i].key == self.key {
+                seen += 1;
+                if seen >= count {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// True when neither side can possibly mate: K v K, K+minor v K, and kings with bishops
+    /// that all stand on squares of one colour.
+    pub fn insufficient_material(&self) -> bool {
+        let heavy = self.pieces(PieceType::Pawn) | self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.pieces(PieceType::Knight);
+        let bishops = self.pieces(PieceType::Bishop);
+        if (knights | bishops).count() <= 1 {
+            return true;
+        }
+        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+        knights.is_empty() && ((bishops.0 & DARK) == 0 || (bishops.0 & !DARK) == 0)
+    }
+
+    // ---- Consistency ---------------------------------------------------------------------
+
+    /// Checks every invariant the position keeps: mailbox and bitboards agree, one king each,
+    /// keys and check information equal their from-scratch values, the side not to move is
+    /// not in check. Returns a description of the first broken invariant.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut seen = Bitboard::EMPTY;
+        for (i, bb) in self.pieces.iter().enumerate() {
+            if (*bb & seen).any() {
+                return Err(format!("piece bitboard {i} overlaps another"));
+            }
+            seen |= *bb;
+        }
+        if seen != self.occupied() || (self.colors[0] & self.colors[1]).any() {
+            return Err("colour bitboards disagree with piece bitboards".into());
+        }
+        for sq in Square::ALL {
+            let from_bb = PieceType::ALL.iter().find(|k| self.pieces(**k).has(sq)).map(|&k| {
+                let color = if self.color(Color::White).has(sq) { Color::White } else { Color::Black };
+                Piece::new(color, k)
+            });
+            if from_bb != self.board[sq.index()] {
+                return Err(format!("mailbox disagrees with bitboards on {sq}"));
+            }
+        }
+        for c in Color::ALL {
+            if self.colored(c, PieceType::King).count() != 1 {
+                return Err(format!("{c:?} does not have exactly one king"));
+            }
+        }
+        if (self.compute_keys()) != (self.key, self.pawn_key) {
+            return Err("incremental keys differ from keys computed from scratch".into());
+        }
+        if self.compute_check_info() != (self.checkers, self.pinned) {
+            return Err("cached checkers or pinned pieces are stale".into());
+        }
+        if self.is_attacked(self.king(!self.side), self.side, self.occupied()) {
+            return Err("the side not to move is in check".into());
+        }
+        Ok(())
+    }
+
+    /// The position mirrored top to bottom with the colours swapped (White's pieces become
+    /// Black's on the mirrored squares; castling rights, en passant and side swap too).
+    /// Used to test that the evaluation is symmetric.
+    pub fn color_flipped(&self) -> Position {
+        let mut p = Position::empty();
+        for sq in self.occupied() {
+            let piece = self.board[sq.index()].expect("occupied square has a piece");
+            p.put_piece(Piece::new(!piece.color(), piece.kind()), sq.flip_rank());
+        }
+        p.side = !self.side;
+        for c in Color::ALL {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castling.rook(c, side) {
+                    p.castling.set(!c, side, rook.flip_rank());
+                }
+            }
+        }
+        p.init_castle_mask();
+        p.ep = self.ep.map(Square::flip_rank);
+        p.halfmove = self.halfmove;
+        p.fullmove = self.fullmove;
+        (p.key, p.pawn_key) = p.compute_keys();
+        p.update_check_info();
+        p
+    }
+
+    /// Sets `castle_mask` from the king and rook squares of the current rights.
+    fn init_castle_mask(&mut self) {
+        self.castle_mask = [0xF; 64];
+        for c in Color::ALL {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castling.rook(c, side) {
+                    let bit = CastlingRights::bit(c, side);
+                    self.castle_mask[rook.index()] &= !bit;
+                    self.castle_mask[self.king(c).index()] &= !bit;
+                }
+            }
+        }
+    }
+
+    // ---- Low-level piece placement (no key or check updates) ---------------------------
+
+    #[inline(always)]
+    fn put_piece(&mut self, piece: Piece, sq: Square) {
+        self.board[sq.index()] = Some(piece);
+        self.pieces[piece.kind().index()] |= sq;
+        self.colors[piece.color().index()] |= sq;
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        self.board[sq.index()] = None;
+        self.pieces[piece.kind().index()] ^= sq;
+        self.colors[piece.color().index()] ^= sq;
+    }
+}
+
+impl fmt::Display for Position {
+    /// The board as a diagram, then the FEN and the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let c = self.board[rank * 8 + file].map_or(' ', Piece::char);
+                write!(f, " | {c}")?;
+            }
+            writeln!(f, " | {}", rank + 1)?;
+            writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        }
+        writeln!(f, "   a   b   c   d   e   f   g   h")?;
+        writeln!(f)?;
+        writeln!(f, "Fen: {}", self.to_fen())?;
+        write!(f, "Key: {:016X}", self.key)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

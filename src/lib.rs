@@ -1,0 +1,21 @@
+//! Ladya, a UCI chess engine: bitboards with magic move generation, PVS alpha-beta search,
+//! a tapered hand-crafted evaluation and a Polyglot opening book.
+//!
+//! Layers: `types`, `bitboard`, `chess_move`, `board` and `movegen` know the rules and
+//! nothing else; everything that thinks sits above them.
+
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+pub mod bitboard;
+pub mod board;
+pub mod chess_move;
+pub mod movegen;
+pub mod perft;
+pub mod types;
+
+pub use bitboard::Bitboard;
+pub use board::{FenError, Position, START_FEN};
+pub use chess_move::{Move, MoveKind};
+pub use movegen::{GenType, MoveError, MoveList};
+pub use types::{Color, File, Piece, PieceType, Rank, Square};
