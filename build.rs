@@ -78,7 +78,12 @@ fn find_magic(
                 let idx = (occ.wrapping_mul(magic) >> shift) as usize;
                 table[offset + idx] = att;
             }
-            return Found { mask, magic, shift, offset };
+            return Found {
+                mask,
+                magic,
+                shift,
+                offset,
+            };
         }
     }
 }
@@ -88,8 +93,12 @@ fn main() {
     println!("cargo:rerun-if-changed=src/movegen/rays.rs");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(MAGIC_SEED);
     let mut table = Vec::new();
-    let rooks: Vec<Found> = (0..64).map(|sq| find_magic(sq, &ROOK_DIRS, &mut rng, &mut table)).collect();
-    let bishops: Vec<Found> = (0..64).map(|sq| find_magic(sq, &BISHOP_DIRS, &mut rng, &mut table)).collect();
+    let rooks: Vec<Found> = (0..64)
+        .map(|sq| find_magic(sq, &ROOK_DIRS, &mut rng, &mut table))
+        .collect();
+    let bishops: Vec<Found> = (0..64)
+        .map(|sq| find_magic(sq, &BISHOP_DIRS, &mut rng, &mut table))
+        .collect();
 
     let mut out = String::new();
     for (name, found) in [("ROOK_MAGICS", &rooks), ("BISHOP_MAGICS", &bishops)] {
@@ -105,7 +114,11 @@ fn main() {
         }
         writeln!(out, "];").unwrap();
     }
-    writeln!(out, "/// All slider attack sets, indexed through the magic entries.").unwrap();
+    writeln!(
+        out,
+        "/// All slider attack sets, indexed through the magic entries."
+    )
+    .unwrap();
     writeln!(out, "pub static SLIDER_ATTACKS: [u64; {}] = [", table.len()).unwrap();
     for chunk in table.chunks(8) {
         out.push_str("    ");
@@ -144,7 +157,9 @@ fn zobrist_keys() -> String {
     writeln!(out, "/// Keys of the 16 sets of castling rights (bit 0 White short, 1 White long, 2 Black short, 3 Black long).").unwrap();
     writeln!(out, "pub static CASTLING: [u64; 16] = [").unwrap();
     for set in 0..16 {
-        let key = (0..4).filter(|b| set >> b & 1 != 0).fold(0u64, |k, b| k ^ singles[b]);
+        let key = (0..4)
+            .filter(|b| set >> b & 1 != 0)
+            .fold(0u64, |k, b| k ^ singles[b]);
         writeln!(out, "    0x{key:016X},").unwrap();
     }
     writeln!(out, "];").unwrap();

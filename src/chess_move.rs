@@ -115,13 +115,21 @@ impl Move {
 
     /// The square the king lands on when castling (g or c file of its rank).
     pub const fn castling_king_target(self) -> Square {
-        let file = if (self.to() as u8) > (self.from() as u8) { File::G } else { File::C };
+        let file = if (self.to() as u8) > (self.from() as u8) {
+            File::G
+        } else {
+            File::C
+        };
         Square::from_coords(file, self.from().rank())
     }
 
     /// The square the rook lands on when castling (f or d file of its rank).
     pub const fn castling_rook_target(self) -> Square {
-        let file = if (self.to() as u8) > (self.from() as u8) { File::F } else { File::D };
+        let file = if (self.to() as u8) > (self.from() as u8) {
+            File::F
+        } else {
+            File::D
+        };
         Square::from_coords(file, self.from().rank())
     }
 
@@ -149,7 +157,11 @@ impl fmt::Display for UciMove {
         if mv.is_none() {
             return write!(f, "0000");
         }
-        let to = if mv.is_castling() && !self.chess960 { mv.castling_king_target() } else { mv.to() };
+        let to = if mv.is_castling() && !self.chess960 {
+            mv.castling_king_target()
+        } else {
+            mv.to()
+        };
         write!(f, "{}{}", mv.from(), to)?;
         if let Some(p) = mv.promotion_piece() {
             write!(f, "{}", p.char())?;

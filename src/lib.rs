@@ -10,8 +10,10 @@
 pub mod bitboard;
 pub mod board;
 pub mod chess_move;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
+pub mod search;
 pub mod types;
 
 pub use bitboard::Bitboard;

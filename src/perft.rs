@@ -13,7 +13,8 @@ use crate::movegen::MoveList;
 #[allow(unsafe_code)]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1") {
+    if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1")
+    {
         // SAFETY: the CPU has just been checked to support both enabled features.
         return unsafe { perft_fast(pos, depth) };
     }

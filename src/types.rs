@@ -179,7 +179,11 @@ impl Piece {
     /// The piece of a FEN letter.
     pub fn from_char(c: char) -> Option<Piece> {
         let kind = PieceType::from_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, kind))
     }
 }
@@ -201,7 +205,16 @@ pub enum File {
 
 impl File {
     /// All files, a first.
-    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
 
     /// The file of an index 0..8 (taken modulo 8).
     #[inline(always)]
@@ -223,7 +236,9 @@ impl File {
     /// The file of a letter `a`..`h` (either case).
     pub fn from_char(c: char) -> Option<File> {
         let c = c.to_ascii_lowercase();
-        ('a'..='h').contains(&c).then(|| File::new(c as usize - 'a' as usize))
+        ('a'..='h')
+            .contains(&c)
+            .then(|| File::new(c as usize - 'a' as usize))
     }
 }
 
@@ -244,7 +259,16 @@ pub enum Rank {
 
 impl Rank {
     /// All ranks, the first first.
-    pub const ALL: [Rank; 8] = [Rank::R1, Rank::R2, Rank::R3, Rank::R4, Rank::R5, Rank::R6, Rank::R7, Rank::R8];
+    pub const ALL: [Rank; 8] = [
+        Rank::R1,
+        Rank::R2,
+        Rank::R3,
+        Rank::R4,
+        Rank::R5,
+        Rank::R6,
+        Rank::R7,
+        Rank::R8,
+    ];
 
     /// The rank of an index 0..8 (taken modulo 8).
     #[inline(always)]
@@ -265,7 +289,9 @@ impl Rank {
 
     /// The rank of a digit `1`..`8`.
     pub fn from_char(c: char) -> Option<Rank> {
-        ('1'..='8').contains(&c).then(|| Rank::new(c as usize - '1' as usize))
+        ('1'..='8')
+            .contains(&c)
+            .then(|| Rank::new(c as usize - '1' as usize))
     }
 }
 
@@ -367,7 +393,10 @@ impl Square {
         let mut chars = text.chars();
         let file = File::from_char(chars.next()?)?;
         let rank = Rank::from_char(chars.next()?)?;
-        chars.next().is_none().then_some(Square::from_coords(file, rank))
+        chars
+            .next()
+            .is_none()
+            .then_some(Square::from_coords(file, rank))
     }
 }
 

@@ -12,14 +12,18 @@ const NODE_LIMIT: u64 = 1_000_000_000;
 fn run(cases: &[PerftCase], keep: impl Fn(u32, u64) -> bool) {
     let mut failures = Vec::new();
     for case in cases {
-        let mut pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
+        let mut pos =
+            Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
         for &(depth, expected) in &case.counts {
             if !keep(depth, expected) {
                 continue;
             }
             let got = perft(&mut pos, depth);
             if got != expected {
-                failures.push(format!("line {} depth {depth}: {got} != {expected} ({})", case.line, case.fen));
+                failures.push(format!(
+                    "line {} depth {depth}: {got} != {expected} ({})",
+                    case.line, case.fen
+                ));
             }
         }
     }
@@ -28,13 +32,20 @@ fn run(cases: &[PerftCase], keep: impl Fn(u32, u64) -> bool) {
 
 #[test]
 fn perft_standard_positions() {
-    run(&read_perft_file("perft/perft_standard.epd"), |_, n| n <= NODE_LIMIT);
+    run(&read_perft_file("perft/perft_standard.epd"), |_, n| {
+        n <= NODE_LIMIT
+    });
 }
 
 fn suite_chunk(part: usize, parts: usize) {
     let cases = read_perft_file("perft/perftsuite.epd");
     assert_eq!(cases.len(), 126);
-    let chunk: Vec<PerftCase> = cases.into_iter().enumerate().filter(|(i, _)| i % parts == part).map(|(_, c)| c).collect();
+    let chunk: Vec<PerftCase> = cases
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % parts == part)
+        .map(|(_, c)| c)
+        .collect();
     run(&chunk, |_, n| n <= NODE_LIMIT);
 }
 
@@ -88,9 +99,16 @@ fn noisy_and_quiet_partition_all_moves() {
         pos.generate(GenType::Quiet, &mut quiet);
         assert_eq!(noisy.len() + quiet.len(), all.len(), "{}", pos.to_fen());
         for mv in &all {
-            assert!(noisy.contains(*mv) != quiet.contains(*mv), "{mv:?} in {}", pos.to_fen());
+            assert!(
+                noisy.contains(*mv) != quiet.contains(*mv),
+                "{mv:?} in {}",
+                pos.to_fen()
+            );
             assert!(pos.is_legal(*mv));
-            assert_eq!(noisy.contains(*mv), pos.is_capture(*mv) || mv.promotion_piece() == Some(ladya::PieceType::Queen));
+            assert_eq!(
+                noisy.contains(*mv),
+                pos.is_capture(*mv) || mv.promotion_piece() == Some(ladya::PieceType::Queen)
+            );
         }
         if depth > 0 {
             for &mv in &all {

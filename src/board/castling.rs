@@ -26,7 +26,10 @@ pub struct CastlingRights {
 
 impl Default for CastlingRights {
     fn default() -> Self {
-        CastlingRights { bits: 0, rooks: [Square::H1, Square::A1, Square::H8, Square::A8] }
+        CastlingRights {
+            bits: 0,
+            rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
+        }
     }
 }
 

@@ -68,15 +68,24 @@ impl fmt::Display for FenError {
             FenError::BadSideToMove(s) => write!(f, "bad side to move '{s}', expected 'w' or 'b'"),
             FenError::BadCastlingChar(c) => write!(f, "bad castling character '{c}'"),
             FenError::CastlingWithoutKing(c) => {
-                write!(f, "castling right '{c}' but the king is not on its first rank")
+                write!(
+                    f,
+                    "castling right '{c}' but the king is not on its first rank"
+                )
             }
             FenError::CastlingWithoutRook(c) => write!(f, "castling right '{c}' without its rook"),
             FenError::BadEnPassant(s) => write!(f, "bad en-passant square '{s}'"),
             FenError::EnPassantWrongRank(sq) => {
-                write!(f, "en-passant square {sq} is on the wrong rank for the side to move")
+                write!(
+                    f,
+                    "en-passant square {sq} is on the wrong rank for the side to move"
+                )
             }
             FenError::EnPassantWithoutPawn(sq) => {
-                write!(f, "en-passant square {sq} but no pawn made the double move there")
+                write!(
+                    f,
+                    "en-passant square {sq} but no pawn made the double move there"
+                )
             }
             FenError::BadHalfmoveClock(s) => write!(f, "bad halfmove clock '{s}'"),
             FenError::BadFullmoveNumber(s) => write!(f, "bad fullmove number '{s}'"),
@@ -132,7 +141,10 @@ impl Position {
                 }
             }
             if file != 8 {
-                return Err(FenError::WrongFileCount { rank: rank + 1, files: file });
+                return Err(FenError::WrongFileCount {
+                    rank: rank + 1,
+                    files: file,
+                });
             }
         }
         for c in Color::ALL {
@@ -187,10 +199,14 @@ impl Position {
 
         // Clocks.
         if let Some(h) = fields.get(4) {
-            pos.halfmove = h.parse().map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
         }
         if let Some(n) = fields.get(5) {
-            let n: u16 = n.parse().map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
+            let n: u16 = n
+                .parse()
+                .map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
             pos.fullmove = n.max(1);
         }
 
@@ -203,7 +219,11 @@ impl Position {
     }
 
     fn parse_castling_char(&mut self, c: char) -> Result<(), FenError> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let back = color.relative_rank(Rank::R1);
         let ksq = self.king(color);
         if ksq.rank() != back {
@@ -223,7 +243,11 @@ impl Position {
         if rook.file() == ksq.file() {
             return Err(FenError::CastlingWithoutRook(c));
         }
-        let side = if rook.file() > ksq.file() { CastleSide::King } else { CastleSide::Queen };
+        let side = if rook.file() > ksq.file() {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        };
         self.castling.set(color, side, rook);
         Ok(())
     }
@@ -254,16 +278,23 @@ impl Position {
                 fen.push('/');
             }
         }
-        fen.push_str(if self.side == Color::White { " w " } else { " b " });
+        fen.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         if self.castling.is_empty() {
             fen.push('-');
         }
         for color in Color::ALL {
             for side in CastleSide::ALL {
-                let Some(rook) = self.castling.rook(color, side) else { continue };
+                let Some(rook) = self.castling.rook(color, side) else {
+                    continue;
+                };
                 let ksq = self.king(color);
-                let wing_rooks = (self.colored(color, PieceType::Rook) & Bitboard::rank(rook.rank()))
-                    .filter(|r| (r.file() > ksq.file()) == (side == CastleSide::King));
+                let wing_rooks = (self.colored(color, PieceType::Rook)
+                    & Bitboard::rank(rook.rank()))
+                .filter(|r| (r.file() > ksq.file()) == (side == CastleSide::King));
                 let outermost = match side {
                     CastleSide::King => wing_rooks.last(),
                     CastleSide::Queen => wing_rooks.min(),
@@ -277,7 +308,11 @@ impl Position {
                 } else {
                     rook.file().char()
                 };
-                fen.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+                fen.push(if color == Color::White {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                });
             }
         }
         match self.ep {

@@ -105,9 +105,11 @@ impl Position {
             }
         }
 
-        let rights = self.castling.bits() & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        let rights =
+            self.castling.bits() & self.castle_mask[from.index()] & self.castle_mask[to.index()];
         if rights != self.castling.bits() {
-            self.key ^= zobrist::CASTLING[self.castling.bits() as usize] ^ zobrist::CASTLING[rights as usize];
+            self.key ^= zobrist::CASTLING[self.castling.bits() as usize]
+                ^ zobrist::CASTLING[rights as usize];
             self.castling.retain(rights);
         }
 
@@ -120,12 +122,19 @@ impl Position {
             last.captured = captured;
         }
         self.update_check_info();
-        debug_assert!(self.validate().is_ok(), "after {mv:?}: {:?}", self.validate());
+        debug_assert!(
+            self.validate().is_ok(),
+            "after {mv:?}: {:?}",
+            self.validate()
+        );
     }
 
     /// Takes back the last move made with `make_move`.
     pub fn unmake_move(&mut self) {
-        let undo = self.history.pop().expect("unmake_move without a move to take back");
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_move without a move to take back");
         let mv = undo.mv;
         let them = self.side;
         let us = !them;
@@ -156,7 +165,10 @@ impl Position {
                 let pawn = Piece::new(us, PieceType::Pawn);
                 self.remove_piece(pawn, to);
                 self.put_piece(pawn, from);
-                self.put_piece(Piece::new(them, PieceType::Pawn), Square::from_coords(to.file(), from.rank()));
+                self.put_piece(
+                    Piece::new(them, PieceType::Pawn),
+                    Square::from_coords(to.file(), from.rank()),
+                );
             }
             MoveKind::Castling => {
                 let king = Piece::new(us, PieceType::King);
@@ -174,7 +186,11 @@ impl Position {
         self.pawn_key = undo.pawn_key;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
-        debug_assert!(self.validate().is_ok(), "after undo of {mv:?}: {:?}", self.validate());
+        debug_assert!(
+            self.validate().is_ok(),
+            "after undo of {mv:?}: {:?}",
+            self.validate()
+        );
     }
 
     /// Passes the move to the opponent (for null-move pruning). Must not be used in check.
@@ -202,7 +218,10 @@ impl Position {
 
     /// Takes back a null move.
     pub fn unmake_null_move(&mut self) {
-        let undo = self.history.pop().expect("unmake_null_move without a null move");
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_null_move without a null move");
         debug_assert!(undo.mv.is_none());
         self.side = !self.side;
         self.ep = undo.ep;
@@ -218,7 +237,9 @@ impl Position {
     pub fn key_after(&self, mv: Move) -> u64 {
         let from = mv.from();
         let to = mv.to();
-        let Some(piece) = self.board[from.index()] else { return self.key };
+        let Some(piece) = self.board[from.index()] else {
+            return self.key;
+        };
         let mut key = self.key ^ zobrist::SIDE;
         if let Some(ep) = self.ep {
             key ^= zobrist::EN_PASSANT[ep.file().index()];
@@ -228,7 +249,8 @@ impl Position {
                 key ^= zobrist::PIECE_SQUARE[victim.index()][to.index()];
             }
         }
-        key ^ zobrist::PIECE_SQUARE[piece.index()][from.index()] ^ zobrist::PIECE_SQUARE[piece.index()][to.index()]
+        key ^ zobrist::PIECE_SQUARE[piece.index()][from.index()]
+            ^ zobrist::PIECE_SQUARE[piece.index()][to.index()]
     }
 
     /// The captured piece type if `mv` captures (en passant included).
@@ -252,5 +274,4 @@ impl Position {
     pub fn is_noisy(&self, mv: Move) -> bool {
         mv.kind() == MoveKind::Promotion || self.captured_by(mv).is_some()
     }
-
 }

@@ -134,13 +134,15 @@ impl Position {
     /// Bishops and queens of a colour.
     #[inline(always)]
     pub fn diagonal_sliders(&self, color: Color) -> Bitboard {
-        (self.pieces[PieceType::Bishop.index()] | self.pieces[PieceType::Queen.index()]) & self.colors[color.index()]
+        (self.pieces[PieceType::Bishop.index()] | self.pieces[PieceType::Queen.index()])
+            & self.colors[color.index()]
     }
 
     /// Rooks and queens of a colour.
     #[inline(always)]
     pub fn orthogonal_sliders(&self, color: Color) -> Bitboard {
-        (self.pieces[PieceType::Rook.index()] | self.pieces[PieceType::Queen.index()]) & self.colors[color.index()]
+        (self.pieces[PieceType::Rook.index()] | self.pieces[PieceType::Queen.index()])
+            & self.colors[color.index()]
     }
 
     /// The castling rights.
@@ -228,8 +230,10 @@ impl Position {
             | (pawn_attacks(Color::Black, sq) & self.colored(Color::White, PieceType::Pawn))
             | (knight_attacks(sq) & self.pieces(PieceType::Knight))
             | (king_attacks(sq) & self.pieces(PieceType::King))
-            | (bishop_attacks(sq, occ) & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)))
-            | (rook_attacks(sq, occ) & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)))
+            | (bishop_attacks(sq, occ)
+                & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)))
+            | (rook_attacks(sq, occ)
+                & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen)))
     }
 
     /// True when a piece of `by` attacks `sq`, given the occupancy `occ`.
@@ -303,7 +307,9 @@ impl Position {
     /// `count` is how many earlier occurrences are required (1 for "repeated once", 2 for a
     /// threefold repetition).
     pub fn repetitions(&self, count: usize, max_back: usize) -> bool {
-        let limit = (self.halfmove as usize).min(self.history.len()).min(max_back);
+        let limit = (self.halfmove as usize)
+            .min(self.history.len())
+            .min(max_back);
         let mut seen = 0;
         let mut i = 4;
         while i <= limit {
@@ -321,7 +327,9 @@ impl Position {
     /// True when neither side can possibly mate: K v K, K+minor v K, and kings with bishops
     /// that all stand on squares of one colour.
     pub fn insufficient_material(&self) -> bool {
-        let heavy = self.pieces(PieceType::Pawn) | self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
+        let heavy = self.pieces(PieceType::Pawn)
+            | self.pieces(PieceType::Rook)
+            | self.pieces(PieceType::Queen);
         if heavy.any() {
             return false;
         }
@@ -351,10 +359,17 @@ impl Position {
             return Err("colour bitboards disagree with piece bitboards".into());
         }
         for sq in Square::ALL {
-            let from_bb = PieceType::ALL.iter().find(|k| self.pieces(**k).has(sq)).map(|&k| {
-                let color = if self.color(Color::White).has(sq) { Color::White } else { Color::Black };
-                Piece::new(color, k)
-            });
+            let from_bb = PieceType::ALL
+                .iter()
+                .find(|k| self.pieces(**k).has(sq))
+                .map(|&k| {
+                    let color = if self.color(Color::White).has(sq) {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    Piece::new(color, k)
+                });
             if from_bb != self.board[sq.index()] {
                 return Err(format!("mailbox disagrees with bitboards on {sq}"));
             }

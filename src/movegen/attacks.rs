@@ -46,11 +46,30 @@ const fn leaper_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
     table
 }
 
-static KNIGHT: [Bitboard; 64] =
-    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [Bitboard; 64] =
-    leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
-static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
+static KNIGHT: [Bitboard; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [Bitboard; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[Bitboard; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
 
 /// Squares strictly between two squares on a common line, for every pair (else empty).
 static BETWEEN: [[Bitboard; 64]; 64] = line_tables(false);
@@ -58,7 +77,16 @@ static BETWEEN: [[Bitboard; 64]; 64] = line_tables(false);
 static LINE: [[Bitboard; 64]; 64] = line_tables(true);
 
 const fn line_tables(whole: bool) -> [[Bitboard; 64]; 64] {
-    let dirs: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let dirs: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
     let mut table = [[Bitboard::EMPTY; 64]; 64];
     let mut a = 0;
     while a < 64 {
@@ -174,7 +202,10 @@ mod tests {
         for sq in Square::ALL {
             for (dirs, lookup) in [
                 (&ROOK_DIRS, rook_attacks as fn(Square, Bitboard) -> Bitboard),
-                (&BISHOP_DIRS, bishop_attacks as fn(Square, Bitboard) -> Bitboard),
+                (
+                    &BISHOP_DIRS,
+                    bishop_attacks as fn(Square, Bitboard) -> Bitboard,
+                ),
             ] {
                 let mask = relevant_mask(sq.index(), dirs);
                 let mut sub = 0u64;
@@ -185,7 +216,10 @@ mod tests {
                     // Squares outside the mask must not change the answer.
                     noise = noise.rotate_left(7).wrapping_mul(0x2545_F491_4F6C_DD1D);
                     let occ = sub | (noise & !mask);
-                    assert_eq!(lookup(sq, Bitboard(occ)).0, ray_attacks(sq.index(), occ, dirs));
+                    assert_eq!(
+                        lookup(sq, Bitboard(occ)).0,
+                        ray_attacks(sq.index(), occ, dirs)
+                    );
                     sub = sub.wrapping_sub(mask) & mask;
                     if sub == 0 {
                         break;
@@ -200,9 +234,18 @@ mod tests {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(knight_attacks(Square::D4).count(), 8);
         assert_eq!(king_attacks(Square::H8).count(), 3);
-        assert_eq!(pawn_attacks(Color::White, Square::E4), Bitboard::from(Square::D5) | Square::F5);
-        assert_eq!(pawn_attacks(Color::Black, Square::A5), Bitboard::from(Square::B4));
-        assert_eq!(between(Square::A1, Square::D4), Bitboard::from(Square::B2) | Square::C3);
+        assert_eq!(
+            pawn_attacks(Color::White, Square::E4),
+            Bitboard::from(Square::D5) | Square::F5
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::A5),
+            Bitboard::from(Square::B4)
+        );
+        assert_eq!(
+            between(Square::A1, Square::D4),
+            Bitboard::from(Square::B2) | Square::C3
+        );
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::B2, Square::C3).count(), 8);
         assert!(line(Square::B2, Square::C3).has(Square::H8));

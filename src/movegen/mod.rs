@@ -18,7 +18,9 @@ use crate::bitboard::Bitboard;
 use crate::board::{CastleSide, Position};
 use crate::chess_move::{Move, MoveKind};
 use crate::types::{Color, File, PieceType, Rank, Square};
-use attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use std::fmt;
 
 /// Which moves to generate.
@@ -95,7 +97,12 @@ impl MoveSink for MoveCounter {
     }
 }
 
-const ALL_PROMOTIONS: [PieceType; 4] = [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop];
+const ALL_PROMOTIONS: [PieceType; 4] = [
+    PieceType::Queen,
+    PieceType::Knight,
+    PieceType::Rook,
+    PieceType::Bishop,
+];
 const UNDER_PROMOTIONS: [PieceType; 3] = [PieceType::Knight, PieceType::Rook, PieceType::Bishop];
 
 #[inline(always)]
@@ -184,7 +191,14 @@ pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(pos: &Positio
     pawn_moves::<S, NOISY, QUIET>(sink, us, pawns - pinned, check_mask, !occ, theirs);
     if !in_check {
         for from in pawns & pinned {
-            pawn_moves::<S, NOISY, QUIET>(sink, us, Bitboard::from(from), line(ksq, from), !occ, theirs);
+            pawn_moves::<S, NOISY, QUIET>(
+                sink,
+                us,
+                Bitboard::from(from),
+                line(ksq, from),
+                !occ,
+                theirs,
+            );
         }
     }
 
@@ -195,7 +209,8 @@ pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(pos: &Positio
             let cap_sq = Square::from_coords(ep.file(), us.relative_rank(Rank::R5));
             for from in pawn_attacks(them, ep) & pawns {
                 let occ2 = (occ ^ from ^ cap_sq) | ep;
-                let leapers = checkers & (pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Pawn));
+                let leapers =
+                    checkers & (pos.pieces(PieceType::Knight) | pos.pieces(PieceType::Pawn));
                 if (leapers - Bitboard::from(cap_sq)).is_empty()
                     && (rook_attacks(ksq, occ2) & pos.orthogonal_sliders(them)).is_empty()
                     && (bishop_attacks(ksq, occ2) & pos.diagonal_sliders(them)).is_empty()
@@ -211,17 +226,23 @@ pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(pos: &Positio
     // the attack test, as in Chess960 it may have been shielding the king's target square.
     if QUIET && !in_check {
         for side in CastleSide::ALL {
-            let Some(rook) = pos.castling().rook(us, side) else { continue };
+            let Some(rook) = pos.castling().rook(us, side) else {
+                continue;
+            };
             let mv = Move::castling(ksq, rook);
             let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
-            let path = (between(ksq, king_to) | king_to | between(rook, rook_to) | rook_to) - Bitboard::from(ksq)
+            let path = (between(ksq, king_to) | king_to | between(rook, rook_to) | rook_to)
+                - Bitboard::from(ksq)
                 - Bitboard::from(rook);
             if (path & occ).any() {
                 continue;
             }
             let occ2 = occ ^ ksq ^ rook;
             let king_path = between(ksq, king_to) | king_to;
-            if king_path.into_iter().all(|sq| !pos.is_attacked(sq, them, occ2)) {
+            if king_path
+                .into_iter()
+                .all(|sq| !pos.is_attacked(sq, them, occ2))
+            {
                 sink.special(mv);
             }
         }
@@ -263,8 +284,16 @@ fn pawn_moves<S: MoveSink, const NOISY: bool, const QUIET: bool>(
         let push = shift(promoting, up) & empty & allow;
         if NOISY {
             sink.promotions(push, up, &[PieceType::Queen]);
-            sink.promotions(shift(promoting & not_a, left) & theirs & allow, left, &ALL_PROMOTIONS);
-            sink.promotions(shift(promoting & not_h, right) & theirs & allow, right, &ALL_PROMOTIONS);
+            sink.promotions(
+                shift(promoting & not_a, left) & theirs & allow,
+                left,
+                &ALL_PROMOTIONS,
+            );
+            sink.promotions(
+                shift(promoting & not_h, right) & theirs & allow,
+                right,
+                &ALL_PROMOTIONS,
+            );
         }
         if QUIET {
             sink.promotions(push, up, &UNDER_PROMOTIONS);
@@ -344,7 +373,11 @@ impl Position {
             _ => return false,
         }
         let mut list = MoveList::new();
-        let gen = if self.is_noisy_candidate(mv) { GenType::Noisy } else { GenType::Quiet };
+        let gen = if self.is_noisy_candidate(mv) {
+            GenType::Noisy
+        } else {
+            GenType::Quiet
+        };
         self.generate(gen, &mut list);
         list.contains(mv)
     }
@@ -355,7 +388,9 @@ impl Position {
             MoveKind::EnPassant => true,
             MoveKind::Castling => false,
             MoveKind::Promotion if mv.promotion_piece() == Some(PieceType::Queen) => true,
-            _ => self.piece_on(mv.to()).is_some_and(|p| p.color() != self.side_to_move()),
+            _ => self
+                .piece_on(mv.to())
+                .is_some_and(|p| p.color() != self.side_to_move()),
         }
     }
 
@@ -372,7 +407,10 @@ impl Position {
         let promo = match text[4..].chars().next() {
             None => None,
             Some(c) => match PieceType::from_char(c) {
-                Some(p @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)) => Some(p),
+                Some(
+                    p
+                    @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen),
+                ) => Some(p),
                 _ => return Err(syntax()),
             },
         };
@@ -383,12 +421,15 @@ impl Position {
             .find(|mv| {
                 mv.from() == from
                     && mv.promotion_piece() == promo
-                    && (mv.to() == to || (mv.is_castling() && mv.castling_king_target() == to && {
-                        // e1g1 means castling only when the king really moves two files
-                        // (or more); in Chess960 a one-file king move is a normal move.
-                        let d = (from.file() as i8 - to.file() as i8).abs();
-                        d >= 2 || self.piece_on(to).is_none() && !self.legal_moves().contains(Move::new(from, to))
-                    }))
+                    && (mv.to() == to
+                        || (mv.is_castling() && mv.castling_king_target() == to && {
+                            // e1g1 means castling only when the king really moves two files
+                            // (or more); in Chess960 a one-file king move is a normal move.
+                            let d = (from.file() as i8 - to.file() as i8).abs();
+                            d >= 2
+                                || self.piece_on(to).is_none()
+                                    && !self.legal_moves().contains(Move::new(from, to))
+                        }))
             })
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }

@@ -22,7 +22,10 @@ impl MoveList {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
     }
 
     /// Appends a move.

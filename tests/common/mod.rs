@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 /// A file under `../shared/data`, next to the project root.
 pub fn shared_data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel)
 }
 
 /// One perft line: FEN and (depth, count) pairs.
@@ -33,7 +35,11 @@ pub fn read_perft_file(rel: &str) -> Vec<PerftCase> {
                     (d, n)
                 })
                 .collect();
-            PerftCase { line: i + 1, fen, counts }
+            PerftCase {
+                line: i + 1,
+                fen,
+                counts,
+            }
         })
         .collect()
 }
@@ -41,10 +47,19 @@ pub fn read_perft_file(rel: &str) -> Vec<PerftCase> {
 /// Every FEN of the perft and EPD files (the board part and the next three fields).
 pub fn all_test_fens() -> Vec<String> {
     let mut fens: Vec<String> = Vec::new();
-    for f in ["perft/perft_standard.epd", "perft/perftsuite.epd", "perft/perft960.epd"] {
+    for f in [
+        "perft/perft_standard.epd",
+        "perft/perftsuite.epd",
+        "perft/perft960.epd",
+    ] {
         fens.extend(read_perft_file(f).into_iter().map(|c| c.fen));
     }
-    for f in ["epd/wac.epd", "epd/bk.epd", "epd/kaufman.epd", "epd/arasan21.epd"] {
+    for f in [
+        "epd/wac.epd",
+        "epd/bk.epd",
+        "epd/kaufman.epd",
+        "epd/arasan21.epd",
+    ] {
         let text = std::fs::read_to_string(shared_data(f)).unwrap();
         for l in text.lines().filter(|l| !l.trim().is_empty()) {
             let fields: Vec<&str> = l.split_whitespace().take(4).collect();
