@@ -17,7 +17,7 @@ pub mod search;
 pub mod types;
 
 pub use bitboard::Bitboard;
-pub use board::{FenError, Position, START_FEN};
+pub use board::{FenError, Position, SanError, START_FEN};
 pub use chess_move::{Move, MoveKind};
 pub use movegen::{GenType, MoveError, MoveList};
 pub use types::{Color, File, Piece, PieceType, Rank, Square};

@@ -232,7 +232,7 @@ impl Position {
         let rooks = self.colored(color, PieceType::Rook) & Bitboard::rank(back);
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.filter(|r| r.file() > ksq.file()).last(),
-            'q' => rooks.filter(|r| r.file() < ksq.file()).next(),
+            'q' => { rooks }.find(|r| r.file() < ksq.file()),
             'a'..='h' => {
                 let sq = Square::from_coords(File::from_char(c).expect("a..h"), back);
                 rooks.has(sq).then_some(sq)

@@ -6,10 +6,12 @@
 mod castling;
 mod fen;
 mod make_move;
+mod san;
 pub mod zobrist;
 
 pub use castling::{CastleSide, CastlingRights};
 pub use fen::FenError;
+pub use san::SanError;
 
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
@@ -213,6 +215,15 @@ impl Position {
     /// The piece captured by the last move, if any.
     pub fn last_captured(&self) -> Option<Piece> {
         self.history.last().and_then(|u| u.captured)
+    }
+
+    /// A copy without the move history: cheap to make, but it cannot unmake past its
+    /// start or see repetitions before it.
+    pub fn clone_without_history(&self) -> Position {
+        Position {
+            history: Vec::with_capacity(64),
+            ..*self
+        }
     }
 
     /// Forgets the move history (keeps the position). Unmake is impossible past this point,
