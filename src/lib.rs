@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod chess_move;
