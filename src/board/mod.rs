@@ -16,7 +16,7 @@ pub use san::SanError;
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
 use crate::movegen::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
 };
 use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
@@ -251,11 +251,14 @@ impl Position {
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let them = self.color(by);
+        // Sliders are looked up only when one stands on an empty-board ray of `sq`.
+        let orth = self.orthogonal_sliders(by);
+        let diag = self.diagonal_sliders(by);
         (knight_attacks(sq) & self.pieces(PieceType::Knight) & them).any()
             || (pawn_attacks(!by, sq) & self.pieces(PieceType::Pawn) & them).any()
             || (king_attacks(sq) & self.pieces(PieceType::King) & them).any()
-            || (rook_attacks(sq, occ) & self.orthogonal_sliders(by)).any()
-            || (bishop_attacks(sq, occ) & self.diagonal_sliders(by)).any()
+            || ((rook_rays(sq) & orth).any() && (rook_attacks(sq, occ) & orth).any())
+            || ((bishop_rays(sq) & diag).any() && (bishop_attacks(sq, occ) & diag).any())
     }
 
     /// Recomputes the checkers and pinned pieces of the side to move.
@@ -275,8 +278,15 @@ impl Position {
             | (pawn_attacks(us, ksq) & self.pieces(PieceType::Pawn)))
             & self.color(them);
         let mut pinned = Bitboard::EMPTY;
-        let snipers = (rook_attacks(ksq, self.color(them)) & self.orthogonal_sliders(them))
-            | (bishop_attacks(ksq, self.color(them)) & self.diagonal_sliders(them));
+        let orth = self.orthogonal_sliders(them) & rook_rays(ksq);
+        let diag = self.diagonal_sliders(them) & bishop_rays(ksq);
+        let mut snipers = Bitboard::EMPTY;
+        if orth.any() {
+            snipers |= rook_attacks(ksq, self.color(them)) & orth;
+        }
+        if diag.any() {
+            snipers |= bishop_attacks(ksq, self.color(them)) & diag;
+        }
         for sniper in snipers {
             let blockers = between(ksq, sniper) & occ;
             if blockers.is_empty() {

@@ -71,6 +71,47 @@ static PAWN: [[Bitboard; 64]; 2] = [
     leaper_table(&[(-1, -1), (1, -1)]),
 ];
 
+/// Empty-board rook rays (the rook's attacks with no blockers).
+static ROOK_RAYS: [Bitboard; 64] = empty_rays(0);
+/// Empty-board bishop rays.
+static BISHOP_RAYS: [Bitboard; 64] = empty_rays(4);
+
+/// Empty-board rays in four of eight directions: the orthogonal ones from `first = 0`, the
+/// diagonal ones from `first = 4`.
+const fn empty_rays(first: usize) -> [Bitboard; 64] {
+    let dirs: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut bits = 0u64;
+        let mut d = first;
+        while d < first + 4 {
+            let (mut f, mut r) = ((sq % 8) as i32 + dirs[d].0, (sq / 8) as i32 + dirs[d].1);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1u64 << (r * 8 + f);
+                f += dirs[d].0;
+                r += dirs[d].1;
+            }
+            d += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+/// Squares a rook on `sq` would attack on an empty board (a cheap filter before a lookup).
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// Squares a bishop on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 /// Squares strictly between two squares on a common line, for every pair (else empty).
 static BETWEEN: [[Bitboard; 64]; 64] = line_tables(false);
 /// The whole line (edge to edge) through two squares on a common line (else empty).
@@ -248,6 +289,10 @@ mod tests {
         );
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::B2, Square::C3).count(), 8);
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
+        }
         assert!(line(Square::B2, Square::C3).has(Square::H8));
     }
 }
