@@ -158,7 +158,21 @@ impl Piece {
     /// The type of the piece.
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        PieceType::ALL[self as usize % 6]
+        const KINDS: [PieceType; 12] = [
+            PieceType::Pawn,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+            PieceType::King,
+            PieceType::Pawn,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+            PieceType::King,
+        ];
+        KINDS[self as usize]
     }
 
     /// 0..12, White's pieces first.

@@ -1,6 +1,9 @@
 //! Castling rights, stored as the squares of the rooks that may still castle, so standard
 //! chess and Chess960 share one representation.
 
+use crate::bitboard::Bitboard;
+use crate::chess_move::Move;
+use crate::movegen::attacks::between;
 use crate::types::{Color, Square};
 
 /// Which wing a castling move goes to.
@@ -22,6 +25,10 @@ impl CastleSide {
 pub struct CastlingRights {
     bits: u8,
     rooks: [Square; 4],
+    /// Squares that must be empty (but for king and rook) to castle, per right.
+    paths: [Bitboard; 4],
+    /// Squares the king stands on, crosses or lands on, which no enemy may attack.
+    king_paths: [Bitboard; 4],
 }
 
 impl Default for CastlingRights {
@@ -29,6 +36,8 @@ impl Default for CastlingRights {
         CastlingRights {
             bits: 0,
             rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
+            paths: [Bitboard::EMPTY; 4],
+            king_paths: [Bitboard::EMPTY; 4],
         }
     }
 }
@@ -59,11 +68,30 @@ impl CastlingRights {
         (self.bits >> i & 1 != 0).then_some(self.rooks[i])
     }
 
-    /// Grants a right with its rook square.
-    pub fn set(&mut self, color: Color, side: CastleSide, rook: Square) {
+    /// The squares that must be empty to castle with a right, and the squares the king
+    /// passes (precomputed when the right is granted, as move generation asks every node).
+    #[inline(always)]
+    pub fn paths(self, color: Color, side: CastleSide) -> (Bitboard, Bitboard) {
+        let i = color as usize * 2 + side as usize;
+        (self.paths[i], self.king_paths[i])
+    }
+
+    /// Grants a right with its rook square, for the king on `king`.
+    pub fn set(&mut self, color: Color, side: CastleSide, rook: Square, king: Square) {
         let i = color as usize * 2 + side as usize;
         self.bits |= 1 << i;
         self.rooks[i] = rook;
+        let mv = Move::castling(king, rook);
+        let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
+        let king_path = between(king, king_to) | king_to;
+        self.king_paths[i] = king_path;
+        self.paths[i] = (king_path | between(rook, rook_to) | rook_to) - Bitboard::from(king) - Bitboard::from(rook);
+    }
+
+    /// Puts back a set of rights saved with `bits` (their rook squares never change).
+    #[inline(always)]
+    pub(crate) fn restore_bits(&mut self, bits: u8) {
+        self.bits = bits;
     }
 
     /// Keeps only the rights in `mask`.

@@ -248,7 +248,7 @@ impl Position {
         } else {
             CastleSide::Queen
         };
-        self.castling.set(color, side, rook);
+        self.castling.set(color, side, rook, ksq);
         Ok(())
     }
 

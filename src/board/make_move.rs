@@ -21,7 +21,7 @@ impl Position {
         self.history.push(Undo {
             mv,
             captured: None,
-            castling: self.castling,
+            castling: self.castling.bits(),
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,
@@ -179,7 +179,7 @@ impl Position {
                 self.put_piece(rook, to);
             }
         }
-        self.castling = undo.castling;
+        self.castling.restore_bits(undo.castling);
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
@@ -199,7 +199,7 @@ impl Position {
         self.history.push(Undo {
             mv: Move::NONE,
             captured: None,
-            castling: self.castling,
+            castling: self.castling.bits(),
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,

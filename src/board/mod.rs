@@ -29,7 +29,7 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 struct Undo {
     mv: Move,
     captured: Option<Piece>,
-    castling: CastlingRights,
+    castling: u8,
     ep: Option<Square>,
     halfmove: u16,
     key: u64,
@@ -425,7 +425,7 @@ impl Position {
         for c in Color::ALL {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling.rook(c, side) {
-                    p.castling.set(!c, side, rook.flip_rank());
+                    p.castling.set(!c, side, rook.flip_rank(), self.king(c).flip_rank());
                 }
             }
         }

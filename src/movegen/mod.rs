@@ -224,26 +224,16 @@ pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(pos: &Positio
     // Step 7. Castling: king and rook paths empty (but for the two castling pieces), no
     // square the king stands on or crosses attacked. The rook is lifted off the board for
     // the attack test, as in Chess960 it may have been shielding the king's target square.
-    if QUIET && !in_check {
+    if QUIET && !in_check && pos.castling().bits() & (0b11 << (2 * us as u8)) != 0 {
         for side in CastleSide::ALL {
-            let Some(rook) = pos.castling().rook(us, side) else {
-                continue;
-            };
-            let mv = Move::castling(ksq, rook);
-            let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
-            let path = (between(ksq, king_to) | king_to | between(rook, rook_to) | rook_to)
-                - Bitboard::from(ksq)
-                - Bitboard::from(rook);
+            let Some(rook) = pos.castling().rook(us, side) else { continue };
+            let (path, king_path) = pos.castling().paths(us, side);
             if (path & occ).any() {
                 continue;
             }
             let occ2 = occ ^ ksq ^ rook;
-            let king_path = between(ksq, king_to) | king_to;
-            if king_path
-                .into_iter()
-                .all(|sq| !pos.is_attacked(sq, them, occ2))
-            {
-                sink.special(mv);
+            if king_path.into_iter().all(|sq| !pos.is_attacked(sq, them, occ2)) {
+                sink.special(Move::castling(ksq, rook));
             }
         }
     }
