@@ -1,0 +1,126 @@
+//! Evaluation tests: colour symmetry, trace consistency, endgame knowledge.
+
+mod common;
+
+use ladya::eval::{evaluate, trace};
+use ladya::Position;
+
+/// The first 1,000 positions of the perft and EPD files.
+fn test_positions() -> Vec<Position> {
+    let fens = common::all_test_fens();
+    let positions: Vec<Position> = fens
+        .iter()
+        .filter_map(|f| Position::from_fen(f).ok())
+        .take(1000)
+        .collect();
+    assert_eq!(positions.len(), 1000, "need 1,000 test positions");
+    positions
+}
+
+#[test]
+fn colour_flip_is_symmetric() {
+    for pos in test_positions() {
+        let flipped = pos.color_flipped();
+        assert_eq!(
+            evaluate(&pos),
+            evaluate(&flipped),
+            "asymmetric evaluation:\n{pos}\nflipped:\n{flipped}\n{}\n{}",
+            trace(&pos),
+            trace(&flipped)
+        );
+    }
+}
+
+#[test]
+fn trace_total_equals_evaluate() {
+    for pos in test_positions() {
+        let t = trace(&pos);
+        assert_eq!(
+            t.total,
+            evaluate(&pos),
+            "trace differs for {}",
+            pos.to_fen()
+        );
+        // Twice, so the second call goes through the pawn hash table.
+        assert_eq!(
+            t.total,
+            evaluate(&pos),
+            "cached eval differs for {}",
+            pos.to_fen()
+        );
+    }
+}
+
+#[test]
+fn trace_prints_every_side_phase_and_total() {
+    let pos = Position::startpos();
+    let text = trace(&pos).to_string();
+    for needle in [
+        "material",
+        "pst_pawn",
+        "king_danger",
+        "White",
+        "Black",
+        "phase 24 / 24",
+        "total",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}
+
+#[test]
+fn start_position_is_balanced_with_a_small_tempo_bonus() {
+    let v = evaluate(&Position::startpos());
+    assert!((0..=40).contains(&v), "startpos eval {v}");
+}
+
+#[test]
+fn material_advantage_shows() {
+    // White is a queen up.
+    let pos =
+        Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    assert!(evaluate(&pos) > 700, "queen up: {}", evaluate(&pos));
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    for fen in [
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+    ] {
+        assert_eq!(evaluate(&Position::from_fen(fen).unwrap()), 0, "{fen}");
+    }
+}
+
+#[test]
+fn two_knights_and_small_pawnless_edges_scale_down() {
+    // K+N+N v K cannot be forced; K+R v K+B is a draw in general.
+    let knn = Position::from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1").unwrap();
+    assert!(evaluate(&knn).abs() < 50, "KNN v K: {}", evaluate(&knn));
+    let krkb = Position::from_fen("8/8/4kb2/8/8/3RK3/8/8 w - - 0 1").unwrap();
+    assert!(evaluate(&krkb).abs() < 100, "KR v KB: {}", evaluate(&krkb));
+}
+
+#[test]
+fn mop_up_drives_the_lone_king_to_the_edge() {
+    // The same K+Q v K material: the weak king in a corner scores better for White than
+    // the weak king in the centre.
+    let corner = Position::from_fen("k7/8/8/8/8/8/7Q/4K3 w - - 0 1").unwrap();
+    let centre = Position::from_fen("8/8/8/3k4/8/8/7Q/4K3 w - - 0 1").unwrap();
+    assert!(evaluate(&corner) > evaluate(&centre));
+    // Kings close together score better than kings far apart.
+    let close = Position::from_fen("k7/8/1K6/8/8/8/7Q/8 w - - 0 1").unwrap();
+    let far = Position::from_fen("k7/8/8/8/8/8/7Q/6K1 w - - 0 1").unwrap();
+    assert!(evaluate(&close) > evaluate(&far));
+    // Bishop and knight: the weak king belongs in a corner of the bishop's colour.
+    let right = Position::from_fen("7k/8/5K2/8/8/8/8/4BN2 w - - 0 1").unwrap();
+    let wrong = Position::from_fen("k7/8/2K5/8/8/8/8/4BN2 w - - 0 1").unwrap();
+    assert!(evaluate(&right) > evaluate(&wrong), "KBN corner");
+}
+
+#[test]
+fn passed_pawns_gain_value_as_they_advance() {
+    let far = Position::from_fen("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").unwrap();
+    let near = Position::from_fen("4k3/8/P7/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert!(evaluate(&near) > evaluate(&far));
+}
