@@ -15,9 +15,9 @@ impl Position {
         }
     }
 
-    /// Plays a legal move. The move must come from this position's legal move generator
-    /// (or be checked with [`Position::is_legal`]); anything else corrupts the position.
-    pub fn make_move(&mut self, mv: Move) {
+    /// Saves what unmake needs to restore the state before `mv` (the capture is filled in later).
+    #[inline(always)]
+    fn push_undo(&mut self, mv: Move) {
         self.history.push(Undo {
             mv,
             captured: None,
@@ -29,6 +29,12 @@ impl Position {
             checkers: self.checkers,
             pinned: self.pinned,
         });
+    }
+
+    /// Plays a legal move. The move must come from this position's legal move generator
+    /// (or be checked with [`Position::is_legal`]); anything else corrupts the position.
+    pub fn make_move(&mut self, mv: Move) {
+        self.push_undo(mv);
         let us = self.side;
         let them = !us;
         let from = mv.from();
@@ -196,17 +202,7 @@ impl Position {
     /// Passes the move to the opponent (for null-move pruning). Must not be used in check.
     pub fn make_null_move(&mut self) {
         debug_assert!(!self.in_check(), "null move in check");
-        self.history.push(Undo {
-            mv: Move::NONE,
-            captured: None,
-            castling: self.castling.bits(),
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-            pinned: self.pinned,
-        });
+        self.push_undo(Move::NONE);
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::EN_PASSANT[ep.file().index()];
         }
