@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod chess_move;
 pub mod eval;
 pub mod movegen;
