@@ -12,11 +12,13 @@ pub mod bitboard;
 pub mod board;
 pub mod book;
 pub mod chess_move;
+pub mod epd;
 pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod search;
 pub mod types;
+pub mod uci;
 
 pub use bitboard::Bitboard;
 pub use board::{FenError, Position, SanError, START_FEN};

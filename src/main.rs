@@ -1,10 +1,15 @@
 //! The `ladya` binary: the UCI engine, plus terminal commands.
+//!
+//! `ladya` alone runs the UCI loop. Arguments that are not a subcommand are run as UCI
+//! commands in order (OpenBench's convention: `ladya "setoption name Hash value 32" bench`).
 
-use anyhow::{bail, Result};
-use clap::{Parser, Subcommand};
-use ladya::perft;
-use ladya::Position;
-use std::time::Instant;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use ladya::epd::EpdRecord;
+use ladya::search::{Limits, Score, SearchControl, SearchEvent, SearchInfo, Searcher, TimeBudget};
+use ladya::uci::{self, output::Output};
+use ladya::{bench, perft, Move, Position};
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "ladya", version, about = "Ladya, a UCI chess engine")]
@@ -26,6 +31,62 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search the bench positions at a fixed depth; the last line is `<N> nodes <M> nps`.
+    Bench {
+        /// Depth in plies.
+        depth: Option<u32>,
+    },
+    /// Search one position and show the progress with the principal variation in SAN.
+    Go {
+        /// The position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        limit: SearchLimit,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
+    Epd {
+        /// The EPD file.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        limit: SearchLimit,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+}
+
+/// Exactly one limit for a terminal search.
+#[derive(Args, Clone, Copy)]
+#[group(required = true, multiple = false)]
+struct SearchLimit {
+    /// Search to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl SearchLimit {
+    fn limits(self) -> Limits {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.movetime.map(|ms| {
+                let t = Duration::from_millis(ms.max(1));
+                TimeBudget { soft: t, hard: t }
+            }),
+            multipv: 1,
+            ..Limits::default()
+        }
+    }
 }
 
 fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
@@ -55,10 +116,183 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     Ok(())
 }
 
+fn run_bench(depth: Option<u32>) {
+    let report = bench::run_with(depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH), &mut |i, n| {
+        println!("position {:>2}: {n:>10} nodes", i + 1)
+    });
+    println!("time: {:.3} s", report.elapsed.as_secs_f64());
+    println!("{report}");
+}
+
+/// The moves of `pv` from `pos` in SAN, with move numbers.
+fn san_line(pos: &Position, pv: &[Move]) -> String {
+    let mut pos = pos.clone();
+    let mut text = String::new();
+    for (i, &mv) in pv.iter().enumerate() {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        let number = pos.fullmove_number();
+        if pos.side_to_move() == ladya::Color::White {
+            text.push_str(&format!("{number}. "));
+        } else if i == 0 {
+            text.push_str(&format!("{number}... "));
+        }
+        text.push_str(&pos.to_san(mv));
+        text.push(' ');
+        pos.make_move(mv);
+    }
+    text.trim_end().to_string()
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        Score::Mate(n) => format!("#{n}"),
+    }
+}
+
+fn progress_line(pos: &Position, info: &SearchInfo) -> String {
+    let secs = info.time.as_secs_f64();
+    format!(
+        "{:>3}/{:<3} {:>7} {:>11} nodes {:>6.0} knps {:>8.3} s  {}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.nodes as f64 / secs.max(1e-6) / 1000.0,
+        secs,
+        san_line(pos, &info.pv)
+    )
+}
+
+fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize) -> Result<()> {
+    let pos = match fen {
+        Some(f) => Position::from_fen(f).with_context(|| format!("invalid FEN '{f}'"))?,
+        None => Position::startpos(),
+    };
+    println!("{pos}");
+    println!("depth/sel   score       nodes        speed       time  pv");
+    let mut searcher = Searcher::new(hash);
+    let control = SearchControl::default();
+    let result = searcher.search(&pos, &limit.limits(), &control, &mut |event| {
+        if let SearchEvent::Info(info) = event {
+            println!("{}", progress_line(&pos, &info));
+        }
+    });
+    match result.best {
+        Some(mv) => println!("best move: {} ({})", pos.to_san(mv), mv.to_uci(false)),
+        None if pos.in_check() => println!("no legal move: checkmate"),
+        None => println!("no legal move: stalemate"),
+    }
+    Ok(())
+}
+
+fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let limits = limit.limits();
+    let mut searcher = Searcher::new(hash);
+    let (mut solved, mut total, mut skipped) = (0, 0, 0);
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let name = format!("line {}", n + 1);
+        let record = match EpdRecord::parse(line) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{name}: skipped: {e}");
+                skipped += 1;
+                continue;
+            }
+        };
+        let name = record.id().map_or(name, str::to_string);
+        let (best, avoid) = match (record.moves("bm"), record.moves("am")) {
+            (Ok(b), Ok(a)) if !(b.is_empty() && a.is_empty()) => (b, a),
+            (Err(e), _) | (_, Err(e)) => {
+                println!("{name}: skipped: {e}");
+                skipped += 1;
+                continue;
+            }
+            _ => {
+                println!("{name}: skipped: no bm or am");
+                skipped += 1;
+                continue;
+            }
+        };
+        let pos = &record.position;
+        searcher.clear();
+        let control = SearchControl::default();
+        let result = searcher.search(pos, &limits, &control, &mut |_| {});
+        total += 1;
+        let Some(mv) = result.best else {
+            println!("{name}: FAIL: no move found");
+            continue;
+        };
+        let ok = (best.is_empty() || best.contains(&mv)) && !avoid.contains(&mv);
+        solved += ok as u32;
+        let sans = |ms: &[Move]| {
+            ms.iter()
+                .map(|&m| pos.to_san(m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut expected = String::new();
+        if !best.is_empty() {
+            expected.push_str(&format!("bm {}", sans(&best)));
+        }
+        if !avoid.is_empty() {
+            expected.push_str(&format!(
+                "{}am {}",
+                if expected.is_empty() { "" } else { ", " },
+                sans(&avoid)
+            ));
+        }
+        let score = result.info.as_ref().map_or(String::new(), |i| {
+            format!(" ({} depth {})", score_text(i.score), i.depth)
+        });
+        println!(
+            "{name}: {} played {}{score}, expected {expected}",
+            if ok { "ok  " } else { "FAIL" },
+            pos.to_san(mv),
+        );
+    }
+    if skipped > 0 {
+        println!("skipped {skipped}");
+    }
+    println!("solved {solved}/{total}");
+    Ok(())
+}
+
+/// The words clap handles; any other first argument starts a UCI command script.
+const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "help"];
+
 fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1) {
+        None => {
+            uci::run_stdio();
+            return Ok(());
+        }
+        Some(first) if !first.starts_with('-') && !SUBCOMMANDS.contains(&first.as_str()) => {
+            uci::run_script(&args[1..], Output::stdout());
+            return Ok(());
+        }
+        Some(_) => {}
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, fen.as_deref(), divide),
-        None => Ok(()),
+        Some(Command::Bench { depth }) => {
+            run_bench(depth);
+            Ok(())
+        }
+        Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
+        Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
+        None => {
+            uci::run_stdio();
+            Ok(())
+        }
     }
 }

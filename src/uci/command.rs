@@ -1,0 +1,445 @@
+//! Parsing UCI input lines into typed commands.
+//!
+//! Parsing needs no game state, so it runs on the stdin reader thread. Moves stay text
+//! here: only the engine, which owns the position, can tell whether they are legal.
+//! Following the UCI spec, unknown leading tokens are skipped (`joho debug on` is `debug
+//! on`), and a line with no known command is ignored.
+
+use std::fmt;
+
+/// Where `position` starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPos {
+    /// `position startpos`.
+    Startpos,
+    /// `position fen <fen>`: the FEN's fields, joined by single spaces.
+    Fen(String),
+}
+
+/// The parameters of `go`. Times are in milliseconds; negative clock values (some GUIs
+/// send them after a late move) are read as zero.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    /// Restrict the search to these root moves (UCI text).
+    pub searchmoves: Vec<String>,
+    /// `go ponder`: search the expected reply until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// White's clock.
+    pub wtime: Option<u64>,
+    /// Black's clock.
+    pub btime: Option<u64>,
+    /// White's increment.
+    pub winc: Option<u64>,
+    /// Black's increment.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u64>,
+    /// Maximum depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Exact time for this move.
+    pub movetime: Option<u64>,
+    /// `go infinite`.
+    pub infinite: bool,
+    /// Problems with individual parameters; those parameters were skipped. `go` itself is
+    /// never rejected, because a GUI waits for its `bestmove`.
+    pub warnings: Vec<CommandError>,
+}
+
+impl GoParams {
+    /// True when a clock parameter was given (the search is then timed from the clock).
+    pub fn has_clock(&self) -> bool {
+        self.wtime.is_some()
+            || self.btime.is_some()
+            || self.winc.is_some()
+            || self.binc.is_some()
+            || self.movestogo.is_some()
+    }
+
+    /// True when nothing limits the search, so a bare `go` is `go infinite`.
+    pub fn is_unlimited(&self) -> bool {
+        self.infinite
+            || !(self.has_clock()
+                || self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some())
+    }
+}
+
+/// One command from the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list the options.
+    Uci,
+    /// `debug on|off`.
+    Debug(bool),
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option name as given (matched case-insensitively later).
+        name: String,
+        /// The value, if any.
+        value: Option<String>,
+    },
+    /// `register …`: accepted and ignored.
+    Register,
+    /// `ucinewgame`.
+    UciNewGame,
+    /// `position startpos|fen <fen> [moves …]`.
+    Position {
+        /// The starting position.
+        start: StartPos,
+        /// The moves played from it (UCI text).
+        moves: Vec<String>,
+    },
+    /// `go …`.
+    Go(GoParams),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// `d`: show the board, FEN and key.
+    Display,
+    /// `eval`: show the static evaluation.
+    Eval,
+    /// `bench [depth]`.
+    Bench(Option<u32>),
+    /// `perft <depth>`.
+    Perft(u32),
+}
+
+/// Why a line could not be turned into a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// A required argument is missing.
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// What is missing.
+        what: &'static str,
+    },
+    /// A number could not be read.
+    BadNumber {
+        /// What the number is for.
+        what: String,
+        /// The text given.
+        text: String,
+    },
+    /// A keyword was expected.
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The token found.
+        token: String,
+    },
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
+            CommandError::BadNumber { what, text } => {
+                write!(f, "invalid number '{text}' for {what}")
+            }
+            CommandError::Unexpected { command, token } => {
+                write!(f, "{command}: unexpected '{token}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// The words that start a command.
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+    "perft",
+];
+
+/// The keywords of `go`; `searchmoves` lists moves up to the next of these.
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Parses one input line. `Ok(None)` means there is nothing to do (empty line, unknown
+/// command such as Arena's `xboard`).
+pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Ok(None);
+    };
+    let args = &tokens[start + 1..];
+    let command = match tokens[start] {
+        "uci" => Command::Uci,
+        "debug" => Command::Debug(args.first() != Some(&"off")),
+        "isready" => Command::IsReady,
+        "setoption" => parse_setoption(args)?,
+        "register" => Command::Register,
+        "ucinewgame" => Command::UciNewGame,
+        "position" => parse_position(args)?,
+        "go" => Command::Go(parse_go(args)),
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
+        "quit" => Command::Quit,
+        "d" => Command::Display,
+        "eval" => Command::Eval,
+        "bench" => Command::Bench(match args.first() {
+            Some(t) => Some(number(t, "bench depth")?),
+            None => None,
+        }),
+        "perft" => {
+            let t = args.first().ok_or(CommandError::Missing {
+                command: "perft",
+                what: "depth",
+            })?;
+            Command::Perft(number(t, "perft depth")?)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(command))
+}
+
+fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, CommandError> {
+    text.parse().map_err(|_| CommandError::BadNumber {
+        what: what.to_string(),
+        text: text.to_string(),
+    })
+}
+
+/// `name` and `value` may contain spaces: the name runs up to the token `value`.
+fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
+    let missing = CommandError::Missing {
+        command: "setoption",
+        what: "name",
+    };
+    let name_at = args
+        .iter()
+        .position(|t| t.eq_ignore_ascii_case("name"))
+        .ok_or(missing.clone())?;
+    let rest = &args[name_at + 1..];
+    let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let (name, value) = match value_at {
+        Some(v) => (&rest[..v], Some(rest[v + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(missing);
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
+    let moves_at = args.iter().position(|t| *t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(m) => (&args[..m], &args[m + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match setup.first() {
+        Some(&"startpos") => {
+            if let Some(extra) = setup.get(1) {
+                return Err(CommandError::Unexpected {
+                    command: "position",
+                    token: extra.to_string(),
+                });
+            }
+            StartPos::Startpos
+        }
+        Some(&"fen") if setup.len() > 1 => StartPos::Fen(setup[1..].join(" ")),
+        Some(&"fen") => {
+            return Err(CommandError::Missing {
+                command: "position",
+                what: "FEN",
+            })
+        }
+        Some(other) => {
+            return Err(CommandError::Unexpected {
+                command: "position",
+                token: other.to_string(),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: "position",
+                what: "'startpos' or 'fen'",
+            })
+        }
+    };
+    Ok(Command::Position {
+        start,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+fn parse_go(args: &[&str]) -> GoParams {
+    let mut go = GoParams::default();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        i += 1;
+        match key {
+            "searchmoves" => {
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    go.searchmoves.push(args[i].to_string());
+                    i += 1;
+                }
+            }
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" => {
+                let Some(text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) else {
+                    go.warnings.push(CommandError::Missing {
+                        command: "go",
+                        what: "a number",
+                    });
+                    continue;
+                };
+                i += 1;
+                match text.parse::<i64>() {
+                    Ok(n) => {
+                        let n = n.max(0) as u64;
+                        let small = n.min(u32::MAX as u64) as u32;
+                        match key {
+                            "wtime" => go.wtime = Some(n),
+                            "btime" => go.btime = Some(n),
+                            "winc" => go.winc = Some(n),
+                            "binc" => go.binc = Some(n),
+                            "movestogo" => go.movestogo = Some(n),
+                            "depth" => go.depth = Some(small),
+                            "nodes" => go.nodes = Some(n),
+                            "mate" => go.mate = Some(small),
+                            _ => go.movetime = Some(n),
+                        }
+                    }
+                    Err(_) => go.warnings.push(CommandError::BadNumber {
+                        what: key.to_string(),
+                        text: text.to_string(),
+                    }),
+                }
+            }
+            _ => {} // unknown tokens are ignored
+        }
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn unknown_lines_are_ignored() {
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(parse("xboard").unwrap(), None);
+        assert_eq!(parse("protover 2").unwrap(), None);
+        assert_eq!(ok("joho debug on"), Command::Debug(true));
+        assert_eq!(ok("  isready \r"), Command::IsReady);
+    }
+
+    #[test]
+    fn setoption_with_spaces() {
+        assert_eq!(
+            ok("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            ok("setoption name Move Overhead value 100"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name BookFile value /tmp/my book.bin"),
+            Command::SetOption {
+                name: "BookFile".into(),
+                value: Some("/tmp/my book.bin".into())
+            }
+        );
+        assert!(parse("setoption").is_err());
+    }
+
+    #[test]
+    fn position() {
+        assert_eq!(
+            ok("position startpos moves e2e4 e7e5"),
+            Command::Position {
+                start: StartPos::Startpos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            }
+        );
+        assert_eq!(
+            ok("position fen 8/8/8/8/8/8/8/K6k w - - 0 1"),
+            Command::Position {
+                start: StartPos::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+                moves: vec![]
+            }
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position banana").is_err());
+    }
+
+    #[test]
+    fn go() {
+        let Command::Go(g) =
+            ok("go wtime 1000 btime -5 winc 10 movestogo 3 searchmoves e2e4 d2d4 ponder")
+        else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(1000));
+        assert_eq!(g.btime, Some(0));
+        assert_eq!(g.winc, Some(10));
+        assert_eq!(g.movestogo, Some(3));
+        assert_eq!(g.searchmoves, vec!["e2e4", "d2d4"]);
+        assert!(g.ponder && !g.is_unlimited());
+        let Command::Go(g) = ok("go") else { panic!() };
+        assert!(g.is_unlimited());
+        let Command::Go(g) = ok("go depth x nodes 5") else {
+            panic!()
+        };
+        assert_eq!(g.nodes, Some(5));
+        assert_eq!(g.warnings.len(), 1);
+    }
+}

@@ -1,0 +1,108 @@
+//! The UCI front end: the only part of the engine that reads commands and prints.
+//!
+//! Threads: a reader thread turns input lines into typed commands (`command.rs`) and sends
+//! them over a channel to the engine thread (`engine.rs`), which owns the game state and
+//! starts each search on a search thread. Search threads report progress through
+//! `SearchEvent`s, formatted here (`output.rs`), and hand their result back over the same
+//! channel, so the engine thread is never blocked by a search.
+
+pub mod command;
+mod engine;
+pub mod options;
+pub mod output;
+pub mod time;
+
+use command::{Command, CommandError};
+use crossbeam_channel::Sender;
+use engine::{Engine, Finished};
+use output::Output;
+use std::io::Read;
+use std::thread;
+
+/// Longest input line kept; the rest of a longer line is dropped. A 10,000-move
+/// `position` line is about 50 KB.
+const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// What reaches the engine thread.
+pub(crate) enum Msg {
+    /// A parsed command.
+    Command(Command),
+    /// A line that could not be parsed.
+    Error(CommandError),
+    /// A search thread finished.
+    SearchDone(Box<Finished>),
+    /// Standard input closed: quit.
+    EndOfInput,
+    /// All commands given on the command line were sent: quit once idle.
+    EndOfScript,
+}
+
+/// Runs the UCI loop on standard input and output until `quit` or end of input.
+pub fn run_stdio() {
+    run(std::io::stdin(), Output::stdout());
+}
+
+/// Runs the UCI loop reading commands from `input` and writing to `out`, until `quit` or
+/// end of input.
+pub fn run(input: impl Read + Send + 'static, out: Output) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let reader_tx = tx.clone();
+    let reader = thread::Builder::new()
+        .name("uci-reader".to_string())
+        .spawn(move || read_commands(input, &reader_tx));
+    if reader.is_err() {
+        out.error("cannot start the input thread");
+        return;
+    }
+    // The reader blocks on input and is not joined: the process ends with the engine.
+    Engine::new(out, tx).run(rx);
+}
+
+/// Runs the given lines as UCI commands in order (OpenBench's `ladya "setoption …" bench`),
+/// waits for a search they started to finish, then returns.
+pub fn run_script(lines: &[String], out: Output) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    for line in lines {
+        for l in line.split(['\n', '\r']) {
+            send_line(l, &tx);
+        }
+    }
+    let _ = tx.send(Msg::EndOfScript);
+    Engine::new(out, tx).run(rx);
+}
+
+/// The reader thread: splits input on LF, CR or CRLF and parses each line.
+fn read_commands(mut input: impl Read, tx: &Sender<Msg>) {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        for &b in &buf[..n] {
+            if b == b'\n' || b == b'\r' {
+                if !send_line(&String::from_utf8_lossy(&line), tx) {
+                    return;
+                }
+                line.clear();
+            } else if line.len() < MAX_LINE_BYTES {
+                line.push(b);
+            }
+        }
+    }
+    send_line(&String::from_utf8_lossy(&line), tx);
+    let _ = tx.send(Msg::EndOfInput);
+}
+
+/// Parses and sends one line; false when the engine is gone.
+fn send_line(line: &str, tx: &Sender<Msg>) -> bool {
+    let msg = match command::parse(line) {
+        Ok(Some(c)) => Msg::Command(c),
+        Ok(None) => return true,
+        Err(e) => Msg::Error(e),
+    };
+    tx.send(msg).is_ok()
+}

@@ -1,0 +1,366 @@
+//! The engine's UCI options: one declarative table, the current values, and typed errors
+//! for `setoption`.
+//!
+//! HOW TO ADD AN OPTION (e.g. the book's `OwnBook`, `BookFile`, `BookDepth`, `BookVariety`):
+//! 1. add one `OptionSpec` line to `OPTIONS` below (its name is how you read it back);
+//! 2. read the value where you need it with `options.check("OwnBook")`,
+//!    `options.spin("BookDepth")` or `options.string("BookFile")`;
+//! 3. if setting it must *do* something at once (load a file, resize a table), add an arm
+//!    to `Engine::apply_option` in `uci/engine.rs`; returning an error there rejects the
+//!    value and restores the old one.
+//!
+//! `uci` lists the options in table order; `setoption` matches names case-insensitively and
+//! validates values against the table, so nothing else needs to change.
+
+use std::fmt;
+
+/// What kind of option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `type check`: a boolean.
+    Check {
+        /// Value at start-up.
+        default: bool,
+    },
+    /// `type spin`: an integer in `min..=max`.
+    Spin {
+        /// Value at start-up.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// `type button`: no value, pressing it does something.
+    Button,
+    /// `type string`: free text (file names; case is kept).
+    String {
+        /// Value at start-up.
+        default: &'static str,
+    },
+    /// `type combo`: one of a fixed list of words.
+    Combo {
+        /// Value at start-up.
+        default: &'static str,
+        /// The accepted values.
+        values: &'static [&'static str],
+    },
+}
+
+/// One option as announced to the GUI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The name, as announced (matching is case-insensitive).
+    pub name: &'static str,
+    /// Its type, default and range.
+    pub kind: OptionKind,
+}
+
+/// Default transposition table size in MB.
+pub const DEFAULT_HASH_MB: i64 = 16;
+/// Largest transposition table in MB.
+pub const MAX_HASH_MB: i64 = 65_536;
+/// Default time reserved per move for the GUI and the operating system, in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+
+/// Every option the engine announces, in the order `uci` lists them.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+    },
+    // Single-threaded until the search is parallel: announced so GUIs can set it to 1.
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 1,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+];
+
+/// A current option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// Of a check option.
+    Check(bool),
+    /// Of a spin option.
+    Spin(i64),
+    /// Of a string or combo option.
+    Text(String),
+    /// A button has no value.
+    Button,
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    UnknownOption(String),
+    /// The option needs a value and none was given.
+    MissingValue(&'static str),
+    /// The value does not fit the option's type or range.
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::UnknownOption(name) => write!(f, "no such option '{name}'"),
+            OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "invalid value '{value}' for option '{name}' (expected {expected})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl OptionSpec {
+    /// The `option name … type …` line of the `uci` answer.
+    pub fn uci_line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::String { default } => {
+                let default = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                format!("option name {name} type string default {default}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+        }
+    }
+
+    fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Check { default } => OptionValue::Check(default),
+            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
+            OptionKind::Button => OptionValue::Button,
+            OptionKind::String { default } | OptionKind::Combo { default, .. } => {
+                OptionValue::Text(default.to_string())
+            }
+        }
+    }
+
+    /// Checks `value` against the option's type and range.
+    fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, OptionError> {
+        let name = self.name;
+        let value = value.map(str::trim);
+        let bad = |value: &str, expected: String| OptionError::BadValue {
+            name,
+            value: value.to_string(),
+            expected,
+        };
+        match self.kind {
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::Check { .. } => {
+                let v = value.ok_or(OptionError::MissingValue(name))?;
+                match v.to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Check(true)),
+                    "false" => Ok(OptionValue::Check(false)),
+                    _ => Err(bad(v, "true or false".to_string())),
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let v = value.ok_or(OptionError::MissingValue(name))?;
+                match v.parse::<i64>() {
+                    Ok(n) if (min..=max).contains(&n) => Ok(OptionValue::Spin(n)),
+                    _ => Err(bad(v, format!("an integer from {min} to {max}"))),
+                }
+            }
+            OptionKind::String { .. } => {
+                let v = value.unwrap_or("");
+                // GUIs send `<empty>` for an empty string.
+                let v = if v == "<empty>" { "" } else { v };
+                Ok(OptionValue::Text(v.to_string()))
+            }
+            OptionKind::Combo { values, .. } => {
+                let v = value.ok_or(OptionError::MissingValue(name))?;
+                values
+                    .iter()
+                    .find(|c| c.eq_ignore_ascii_case(v))
+                    .map(|c| OptionValue::Text(c.to_string()))
+                    .ok_or_else(|| bad(v, format!("one of {}", values.join(", "))))
+            }
+        }
+    }
+}
+
+/// The table of options with their current values.
+#[derive(Clone, Debug)]
+pub struct Options {
+    values: Vec<OptionValue>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// All options at their defaults.
+    pub fn new() -> Options {
+        Options {
+            values: OPTIONS.iter().map(OptionSpec::default_value).collect(),
+        }
+    }
+
+    /// The option called `name` (any case, surrounding spaces ignored).
+    pub fn find(name: &str) -> Option<&'static OptionSpec> {
+        let name = name.trim();
+        OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    fn index(name: &str) -> Option<usize> {
+        OPTIONS
+            .iter()
+            .position(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    fn value(&self, name: &str) -> Option<&OptionValue> {
+        Options::index(name).and_then(|i| self.values.get(i))
+    }
+
+    /// The value of a check option (false for an unknown name).
+    pub fn check(&self, name: &str) -> bool {
+        matches!(self.value(name), Some(OptionValue::Check(true)))
+    }
+
+    /// The value of a spin option (0 for an unknown name).
+    pub fn spin(&self, name: &str) -> i64 {
+        match self.value(name) {
+            Some(OptionValue::Spin(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The value of a string or combo option (empty for an unknown name).
+    pub fn string(&self, name: &str) -> &str {
+        match self.value(name) {
+            Some(OptionValue::Text(s)) => s,
+            _ => "",
+        }
+    }
+
+    /// Validates and stores a value. Returns the option (for its canonical name) and the
+    /// value it had before, so the caller can restore it if applying the new one fails.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(&'static OptionSpec, OptionValue), OptionError> {
+        let i = Options::index(name.trim())
+            .ok_or_else(|| OptionError::UnknownOption(name.trim().to_string()))?;
+        let spec = &OPTIONS[i];
+        let new = spec.parse_value(value)?;
+        let old = std::mem::replace(&mut self.values[i], new);
+        Ok((spec, old))
+    }
+
+    /// Puts back a value returned by `set`.
+    pub fn restore(&mut self, spec: &OptionSpec, old: OptionValue) {
+        if let Some(i) = Options::index(spec.name) {
+            self.values[i] = old;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_values_are_case_insensitive() {
+        let mut o = Options::new();
+        o.set("hash", Some("32")).unwrap();
+        assert_eq!(o.spin("Hash"), 32);
+        o.set("  move overhead ", Some(" 100 ")).unwrap();
+        assert_eq!(o.spin("Move Overhead"), 100);
+        o.set("uci_chess960", Some("TRUE")).unwrap();
+        assert!(o.check("UCI_Chess960"));
+    }
+
+    #[test]
+    fn bad_values_leave_the_option_unchanged() {
+        let mut o = Options::new();
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("65537")).is_err());
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert!(o.set("Ponder", Some("yes")).is_err());
+        assert!(o.set("Nonsense", Some("1")).is_err());
+        assert_eq!(o.spin("Hash"), DEFAULT_HASH_MB);
+        assert!(!o.check("Ponder"));
+    }
+
+    #[test]
+    fn uci_lines() {
+        assert_eq!(
+            OPTIONS[0].uci_line(),
+            "option name Hash type spin default 16 min 1 max 65536"
+        );
+        assert_eq!(
+            Options::find("clear hash").unwrap().uci_line(),
+            "option name Clear Hash type button"
+        );
+    }
+}

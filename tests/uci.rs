@@ -1,0 +1,722 @@
+//! The UCI engine driven over pipes, as a GUI drives it.
+//!
+//! Tests run one at a time (a lock): each engine gets a core to itself, so the timing
+//! assertions (`stop` within 100 ms, …) measure the engine and not the neighbours.
+
+mod common;
+
+use ladya::{Move, Position};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Generous wait for things that have no deadline of their own.
+const LONG: Duration = Duration::from_secs(20);
+/// The deadline the issue sets for `stop`, `isready`, `quit`.
+const FAST: Duration = Duration::from_millis(100);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ladya"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the engine starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.send_raw(&format!("{text}\n"));
+    }
+
+    fn send_raw(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line, or `None` after `timeout`.
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.log.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads until a line satisfies `pred`; panics with the log after `timeout`.
+    fn expect(&mut self, timeout: Duration, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if pred(&l) => return l,
+                Some(_) => {}
+                None => panic!("no {what} within {timeout:?}; output:\n{}", self.tail()),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> String {
+        self.expect(timeout, "bestmove", |l| l.starts_with("bestmove"))
+    }
+
+    /// Asserts that no `bestmove` comes for `period`.
+    fn no_bestmove_for(&mut self, period: Duration) {
+        let deadline = Instant::now() + period;
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            assert!(
+                !l.starts_with("bestmove"),
+                "unexpected bestmove; output:\n{}",
+                self.tail()
+            );
+        }
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.expect(LONG, "readyok", |l| l == "readyok");
+    }
+
+    fn tail(&self) -> String {
+        let from = self.log.len().saturating_sub(30);
+        self.log[from..].join("\n")
+    }
+
+    /// Waits for the process to exit; true when it did within `timeout`.
+    fn exits_within(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` line, checked legal in `pos` and written in the right notation.
+fn legal_bestmove(line: &str, pos: &Position, chess960: bool) -> Move {
+    let text = line.split_whitespace().nth(1).expect("bestmove has a move");
+    let mv = pos
+        .parse_uci_move(text)
+        .unwrap_or_else(|e| panic!("{line} in {}: {e}", pos.to_fen()));
+    assert_eq!(mv.to_uci(chess960), text, "notation in {}", pos.to_fen());
+    if let Some(ponder) = line.split_whitespace().nth(3) {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        after
+            .parse_uci_move(ponder)
+            .unwrap_or_else(|e| panic!("ponder move of {line} in {}: {e}", pos.to_fen()));
+    }
+    mv
+}
+
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+#[test]
+fn handshake() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("uci");
+    let id = e.expect(LONG, "id name", |l| l.starts_with("id name"));
+    assert!(id.starts_with("id name Ladya"));
+    let mut options = Vec::new();
+    loop {
+        let l = e.expect(LONG, "uciok", |_| true);
+        if l == "uciok" {
+            break;
+        }
+        if l.starts_with("option") {
+            options.push(l);
+        }
+    }
+    for want in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 1",
+        "option name Clear Hash type button",
+        "option name Ponder type check default false",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name UCI_Chess960 type check default false",
+    ] {
+        assert!(options.iter().any(|o| o == want), "missing '{want}'");
+    }
+    e.ready();
+}
+
+#[test]
+fn go_depth_gives_a_legal_move_after_a_final_score() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 5");
+    let mut last_info = String::new();
+    let best = loop {
+        let l = e.expect(LONG, "bestmove", |_| true);
+        if l.starts_with("bestmove") {
+            break l;
+        }
+        if l.starts_with("info") {
+            last_info = l;
+        }
+    };
+    assert!(last_info.contains(" score "), "{last_info}");
+    assert!(last_info.contains(" pv "), "{last_info}");
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        pos.make_move(pos.parse_uci_move(m).unwrap());
+    }
+    legal_bestmove(&best, &pos, false);
+    // Exactly one bestmove.
+    e.no_bestmove_for(Duration::from_millis(200));
+}
+
+#[test]
+fn go_without_position_searches_the_start_position() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("go depth 2");
+    let best = e.bestmove(LONG);
+    legal_bestmove(&best, &Position::startpos(), false);
+}
+
+#[test]
+fn stop_during_infinite_answers_within_100ms() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.no_bestmove_for(Duration::from_millis(500));
+    let t = Instant::now();
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    assert!(t.elapsed() < FAST, "stop took {:?}", t.elapsed());
+    legal_bestmove(&best, &Position::startpos(), false);
+    // A bare `go` is `go infinite`.
+    e.send("go");
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_with_a_mate() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go infinite");
+    e.expect(LONG, "mate score", |l| l.contains("score mate 1"));
+    e.no_bestmove_for(Duration::from_millis(700));
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    assert!(best.starts_with("bestmove d1d8"), "{best}");
+    // Also with no legal move at all.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go infinite");
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.send("stop");
+    assert_eq!(e.bestmove(LONG), "bestmove (none)");
+}
+
+#[test]
+fn isready_during_search_is_answered_at_once() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    for _ in 0..5 {
+        let t = Instant::now();
+        e.send("isready");
+        e.expect(LONG, "readyok", |l| l == "readyok");
+        assert!(t.elapsed() < FAST, "isready took {:?}", t.elapsed());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn ponderhit_and_stop_end_a_ponder_search() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    e.no_bestmove_for(Duration::from_millis(400));
+    let t = Instant::now();
+    e.send("ponderhit");
+    let best = e.bestmove(Duration::from_secs(3));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "e7e5"] {
+        pos.make_move(pos.parse_uci_move(m).unwrap());
+    }
+    legal_bestmove(&best, &pos, false);
+
+    // Ponder miss: stop, then the GUI sends the real position at once.
+    e.send("go ponder wtime 2000 btime 2000");
+    e.no_bestmove_for(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    e.send("position startpos moves d2d4");
+    e.send("go depth 2");
+    e.bestmove(LONG);
+    assert!(t.elapsed() < Duration::from_secs(2));
+    let best = e.bestmove(LONG);
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("d2d4").unwrap());
+    legal_bestmove(&best, &pos, false);
+
+    // A ponder search that ends by itself still waits for ponderhit.
+    e.send("go ponder depth 1");
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.send("ponderhit");
+    e.bestmove(FAST * 5);
+}
+
+#[test]
+fn stray_stop_is_ignored_and_does_not_leak() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("stop");
+    e.send("ponderhit");
+    e.ready();
+    e.send("go depth 3");
+    e.expect(LONG, "depth 3 info", |l| l.starts_with("info depth 3"));
+    e.bestmove(LONG);
+    e.no_bestmove_for(Duration::from_millis(200));
+}
+
+#[test]
+fn unknown_garbage_and_line_endings_are_survived() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.send("");
+    e.send("   ");
+    e.send("hello world");
+    e.send("\u{1}\u{7f}\u{fffd} ÿ");
+    e.send("go depth banana movetime 50");
+    e.bestmove(LONG); // `go` is never rejected outright: the bad parameter is skipped
+    e.send("setoption");
+    e.send("setoption name");
+    e.send("position");
+    e.send("perft -1");
+    e.send("bench x");
+    e.send("debug on");
+    e.send("register later");
+    e.send("position startpos moves e2e4 e7e5 junk");
+    e.send_raw("isready\r");
+    e.expect(LONG, "readyok", |l| l == "readyok");
+    e.send_raw("isready\r\n");
+    e.expect(LONG, "readyok", |l| l == "readyok");
+    e.send_raw("position startpos moves e2e4\risready\r\n");
+    e.expect(LONG, "readyok", |l| l == "readyok");
+    e.send_raw("\t go \t depth 1 \r\n");
+    let best = e.bestmove(LONG);
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("e2e4").unwrap());
+    legal_bestmove(&best, &pos, false);
+}
+
+/// The FEN line of `d`.
+fn shown_fen(e: &mut Engine) -> String {
+    e.send("d");
+    let l = e.expect(LONG, "Fen line", |l| l.starts_with("Fen: "));
+    l["Fen: ".len()..].to_string()
+}
+
+#[test]
+fn bad_positions_are_rejected_whole() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let before = shown_fen(&mut e);
+    for bad in [
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+        "position fen",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 e7e5 zz99",
+        "position startpos moves d2d4 d7d5 e2e4 e8e1",
+    ] {
+        e.send(bad);
+        let err = e.expect(LONG, "error", |l| l.starts_with("info string"));
+        assert!(err.starts_with("info string error: "), "{bad}: {err}");
+        assert_eq!(shown_fen(&mut e), before, "after {bad}");
+    }
+}
+
+#[test]
+fn bad_option_values_give_errors() {
+    let _s = serial();
+    let mut e = Engine::start();
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 65537",
+        "setoption name Hash value big",
+        "setoption name MultiPV value 257",
+        "setoption name Move Overhead value -1",
+        "setoption name Threads value 2",
+        "setoption name Ponder value maybe",
+        "setoption name No Such Option value 1",
+    ] {
+        e.send(bad);
+        let err = e.expect(LONG, "error", |l| l.starts_with("info string"));
+        assert!(err.starts_with("info string error: "), "{bad}: {err}");
+    }
+    // Names and values in any case, with spaces, in any order with ucinewgame.
+    let errors_before = e.log.len();
+    for good in [
+        "ucinewgame",
+        "setoption name hash value 8",
+        "setoption name MOVE OVERHEAD value 100",
+        "setoption name clear hash",
+        "setoption name multipv value 2",
+        "setoption name uci_chess960 value FALSE",
+        "setoption name Threads value 1",
+        "ucinewgame",
+    ] {
+        e.send(good);
+    }
+    e.ready();
+    e.send("go depth 2");
+    e.bestmove(LONG);
+    let after = &e.log[errors_before..];
+    assert!(!after.iter().any(|l| l.contains("error")), "{}", e.tail());
+}
+
+#[test]
+fn end_of_input_exits() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.ready();
+    e.stdin = None; // closes the pipe
+    assert!(e.exits_within(Duration::from_secs(2)));
+    // Also in the middle of a search.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.stdin = None;
+    assert!(e.exits_within(Duration::from_secs(2)));
+}
+
+#[test]
+fn quit_during_search_exits_within_100ms() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.exits_within(FAST), "took {:?}", t.elapsed());
+}
+
+#[test]
+fn tiny_clocks_never_lose_on_time() {
+    let _s = serial();
+    let mut e = Engine::start();
+    for (position, go) in [
+        ("position startpos", "go wtime 100"),
+        ("position startpos", "go btime 100"),
+        ("position startpos moves e2e4", "go wtime 100"),
+        ("position startpos", "go wtime 100 btime 100 winc 0 binc 0"),
+        ("position startpos", "go wtime 100 movestogo 1"),
+        ("position startpos", "go wtime 0"),
+        ("position startpos", "go wtime -20 winc 50"),
+        ("position startpos", "go movetime 20"),
+    ] {
+        e.send(position);
+        e.ready();
+        let t = Instant::now();
+        e.send(go);
+        e.bestmove(LONG);
+        assert!(
+            t.elapsed() < Duration::from_millis(70),
+            "{position}; {go}: {:?}",
+            t.elapsed()
+        );
+    }
+    // A real clock is used, not ignored.
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go wtime 3000 btime 3000 movestogo 1");
+    e.bestmove(LONG);
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn movetime_is_obeyed() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let t = Instant::now();
+    e.send("go movetime 300");
+    e.bestmove(LONG);
+    let took = t.elapsed();
+    assert!(
+        took > Duration::from_millis(150) && took < Duration::from_millis(400),
+        "{took:?}"
+    );
+}
+
+/// Random positions reached by random games from the start position.
+fn random_positions(n: usize, seed: u64) -> Vec<(Position, Vec<Move>)> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        let plies = rng.next_u64() % 160;
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
+            pos.make_move(mv);
+            moves.push(mv);
+        }
+        out.push((pos, moves));
+    }
+    out
+}
+
+#[test]
+fn random_positions_get_legal_moves() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let positions = random_positions(1000, 0x1ADDA);
+    let mut none = 0;
+    for (i, (pos, moves)) in positions.iter().enumerate() {
+        // Half by FEN, half by the moves from the start position.
+        let setup = if i % 2 == 0 {
+            format!("position fen {}", pos.to_fen())
+        } else {
+            let text: Vec<String> = moves.iter().map(|m| m.to_uci(false)).collect();
+            format!("position startpos moves {}", text.join(" "))
+        };
+        e.send(&setup);
+        for go in ["go depth 1", "go nodes 200"] {
+            e.send(go);
+            let best = e.bestmove(LONG);
+            if pos.legal_moves().is_empty() {
+                assert_eq!(best, "bestmove (none)", "{}", pos.to_fen());
+                none += 1;
+            } else {
+                legal_bestmove(&best, pos, false);
+            }
+        }
+    }
+    assert!(none < 200);
+}
+
+#[test]
+fn chess960_positions_use_king_takes_rook_castling() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    let fens = common::read_perft_file("perft/perft960.epd");
+    for case in fens.iter().take(200) {
+        let pos = Position::from_fen(&case.fen).unwrap();
+        e.send(&format!("position fen {}", case.fen));
+        e.send("go depth 1");
+        legal_bestmove(&e.bestmove(LONG), &pos, true);
+    }
+    // Castling by `searchmoves`, in both notations.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 1 searchmoves e1h1");
+    assert_eq!(e.bestmove(LONG), "bestmove e1h1");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("go depth 1 searchmoves e1g1");
+    assert_eq!(e.bestmove(LONG), "bestmove e1g1");
+    // Moves after castling are read in either notation.
+    e.send(&format!("position fen {fen} moves e1g1 e8c8"));
+    assert_eq!(shown_fen(&mut e), "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
+}
+
+#[test]
+fn long_position_lines_are_fine() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = shuffle.iter().copied().cycle().take(10_000).collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.ready();
+    assert!(!e.log.iter().any(|l| l.contains("error")), "{}", e.tail());
+    e.send("go depth 3");
+    legal_bestmove(&e.bestmove(LONG), &Position::startpos(), false);
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let _s = serial();
+    let mut e = Engine::start();
+    // Checkmated, then stalemated.
+    for (fen, score) in [
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "score mate 0",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "score cp 0"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let info = e.expect(LONG, "info", |l| l.starts_with("info"));
+        assert!(info.contains(score), "{info}");
+        assert_eq!(e.bestmove(LONG), "bestmove (none)");
+    }
+}
+
+#[test]
+fn debug_commands() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    e.expect(LONG, "evaluation", |l| l.contains("cp"));
+    e.send("perft 3");
+    let total = e.expect(LONG, "perft total", |l| l.starts_with("Nodes searched"));
+    assert!(total.starts_with("Nodes searched: 13160 "), "{total}");
+    e.send("bench 2");
+    let last = e.expect(LONG, "bench result", |l| l.ends_with(" nps"));
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert!(words[0].parse::<u64>().unwrap() > 0);
+    assert_eq!(words[1], "nodes");
+}
+
+#[test]
+fn command_line_arguments_run_as_uci_commands() {
+    let _s = serial();
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["setoption name Hash value 32", "bench 2", "quit"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    assert!(last.ends_with(" nps") && last.contains(" nodes "), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["position startpos moves e2e4", "go depth 3"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let best = text.lines().last().unwrap_or("");
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("e2e4").unwrap());
+    legal_bestmove(best, &pos, false);
+}
+
+#[test]
+fn bench_subcommand_is_deterministic() {
+    let _s = serial();
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+            .args(["bench", "2"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let last = text.lines().last().unwrap_or("").to_string();
+        assert!(last.ends_with(" nps"), "{text}");
+        last.split_whitespace().next().unwrap().to_string()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn go_and_epd_subcommands() {
+    let _s = serial();
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["go", "--fen", MATE_IN_ONE, "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Rd8#"), "{text}");
+    let dir = std::env::temp_dir().join(format!("ladya-epd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.epd");
+    std::fs::write(
+        &file,
+        format!(
+            "{} bm Rd8#; id \"mate\";\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am Rd8; id \"bad\";\n\
+             {} am Rd8; id \"avoid\";\n",
+            &MATE_IN_ONE[..MATE_IN_ONE.len() - 4],
+            &MATE_IN_ONE[..MATE_IN_ONE.len() - 4]
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["epd", file.to_str().unwrap(), "--depth", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("mate: ok"), "{text}");
+    assert!(text.contains("avoid: FAIL"), "{text}");
+    assert!(text.contains("bad: skipped"), "{text}");
+    assert_eq!(text.lines().last(), Some("solved 1/2"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
