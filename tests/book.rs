@@ -482,3 +482,44 @@ fn default_book_is_the_build_of_its_source() {
         );
     }
 }
+
+#[test]
+fn cli_builds_and_probes() {
+    let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let pgn = temp_path("cli.pgn");
+    let out = temp_path("cli.bin");
+    std::fs::write(&pgn, SMALL_PGN).unwrap();
+    let (pgn, out) = (pgn.to_str().unwrap(), out.to_str().unwrap());
+    let summary = ladya::book::run_cli(&args(&format!(
+        "build --pgn {pgn} --out {out} --plies 4 --min-games 1"
+    )))
+    .unwrap();
+    assert!(summary.contains("wrote"), "{summary}");
+    let report = ladya::book::run_cli(&args(&format!("probe --book {out}"))).unwrap();
+    assert!(report.contains("key  463b96181691fc9c"), "{report}");
+    assert!(report.contains("e2e4   e4"), "{report}");
+    // A FEN may come unquoted, split over several arguments; --moves plays on from it.
+    let report = ladya::book::run_cli(&args(&format!(
+        "probe --book {out} --fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
+         --moves e4 e7e5"
+    )))
+    .unwrap();
+    assert!(report.contains("g1f3   Nf3"), "{report}");
+    std::fs::remove_file(pgn).ok();
+    std::fs::remove_file(out).ok();
+
+    for bad in [
+        "",
+        "frobnicate",
+        "build --out x.bin",
+        "build --pgn a --lines b --out x.bin",
+        "build --lines /nonexistent/lines.txt --out x.bin",
+        "build --lines a --out x.bin --plies many",
+        "probe --fen not-a-fen",
+        "probe --moves e2e5",
+        "probe --book /nonexistent.bin",
+        "probe --colour red",
+    ] {
+        assert!(ladya::book::run_cli(&args(bad)).is_err(), "{bad:?}");
+    }
+}
