@@ -47,6 +47,12 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Build opening books from PGN or opening lines, and probe them (`ladya book help`).
+    Book {
+        /// `build ...` or `probe ...`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -266,7 +272,7 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
 }
 
 /// The words clap handles; any other first argument starts a UCI command script.
-const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "help"];
+const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "book", "help"];
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -290,6 +296,10 @@ fn main() -> Result<()> {
         }
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
+        Some(Command::Book { args }) => {
+            println!("{}", ladya::book::run_cli(&args)?);
+            Ok(())
+        }
         None => {
             uci::run_stdio();
             Ok(())

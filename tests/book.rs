@@ -10,7 +10,11 @@ use ladya::{Move, PieceType, Position, Square};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
 
 fn play(uci_moves: &str) -> Position {
     let mut pos = Position::startpos();
@@ -522,4 +526,200 @@ fn cli_builds_and_probes() {
     ] {
         assert!(ladya::book::run_cli(&args(bad)).is_err(), "{bad:?}");
     }
+}
+
+// ---- The book in UCI play --------------------------------------------------------------
+
+/// Generous wait for answers that have no deadline of their own.
+const LONG: Duration = Duration::from_secs(20);
+
+/// The engine binary driven over pipes.
+struct Uci {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Uci {
+    fn start() -> Uci {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ladya"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Uci {
+            stdin: child.stdin.take().unwrap(),
+            child,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        writeln!(self.stdin, "{text}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one that satisfies `pred`.
+    fn until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(line) = self.lines.recv_timeout(left) else {
+                panic!(
+                    "no expected line within {timeout:?}; output:\n{}",
+                    self.log.join("\n")
+                );
+            };
+            self.log.push(line.clone());
+            got.push(line.clone());
+            if pred(&line) {
+                return got;
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> Vec<String> {
+        self.until(timeout, |l| l.starts_with("bestmove"))
+    }
+
+    /// Everything said until `readyok`.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(LONG, |l| l == "readyok")
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn book_lines(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string book move"))
+        .count()
+}
+
+#[test]
+fn uci_plays_book_moves_at_once_only_with_own_book() {
+    let mut e = Uci::start();
+    e.send("uci");
+    let options = e.until(LONG, |l| l == "uciok");
+    for option in [
+        "option name OwnBook type check default false",
+        "option name BookFile type string default <built-in>",
+        "option name BookDepth type spin default 40 min 0 max 1000",
+        "option name BookVariety type check default true",
+    ] {
+        assert!(options.iter().any(|l| l == option), "{option}: {options:?}");
+    }
+    // Off by default: a search answers.
+    e.send("position startpos");
+    e.send("go depth 2");
+    assert_eq!(book_lines(&e.bestmove(LONG)), 0);
+
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name BookVariety value false");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4");
+    let started = Instant::now();
+    e.send("go wtime 60000 btime 60000");
+    let out = e.bestmove(LONG);
+    assert!(started.elapsed() < Duration::from_millis(500), "{out:?}");
+    assert_eq!(book_lines(&out), 1, "{out:?}");
+    assert_eq!(
+        out.last().unwrap(),
+        "bestmove c7c5 ponder g1f3",
+        "heaviest reply and ponder: {out:?}"
+    );
+
+    // go ponder and go infinite still wait for ponderhit / stop.
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go ponder wtime 60000 btime 60000");
+    let out = e.ready();
+    assert_eq!(book_lines(&out), 1, "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    assert_eq!(
+        e.bestmove(LONG).last().unwrap(),
+        "bestmove g1f3 ponder d7d6"
+    );
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let out = e.ready();
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    e.send("stop");
+    assert!(e
+        .bestmove(LONG)
+        .last()
+        .unwrap()
+        .starts_with("bestmove g1f3"));
+
+    // Out of the book (1.a3), the game does not come back to it, even at a later ply
+    // that is a book position.
+    e.send("ucinewgame");
+    e.send("position startpos moves a2a3");
+    e.send("go depth 2");
+    assert_eq!(book_lines(&e.bestmove(LONG)), 0);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 2");
+    assert_eq!(book_lines(&e.bestmove(LONG)), 0);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 2");
+    assert_eq!(book_lines(&e.bestmove(LONG)), 1);
+
+    // Chess960 never uses the standard book.
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go depth 2");
+    assert_eq!(book_lines(&e.bestmove(LONG)), 0);
+}
+
+#[test]
+fn uci_reports_a_bad_book_file_once_and_plays_on() {
+    let corrupt = temp_path("uci-corrupt.bin");
+    std::fs::write(&corrupt, [0u8; 15]).unwrap();
+    for file in ["/nonexistent/ladya.bin", corrupt.to_str().unwrap()] {
+        let mut e = Uci::start();
+        e.send("setoption name OwnBook value true");
+        e.send(&format!("setoption name BookFile value {file}"));
+        e.send("position startpos");
+        e.send("go depth 2");
+        let out = e.bestmove(LONG);
+        e.send("position startpos moves e2e4");
+        e.send("go depth 2");
+        let mut out2 = e.bestmove(LONG);
+        out2.extend(out.iter().cloned());
+        let errors = out2
+            .iter()
+            .filter(|l| l.starts_with("info string error:"))
+            .count();
+        assert_eq!(errors, 1, "{out2:?}");
+        assert_eq!(book_lines(&out2), 0, "{out2:?}");
+        // Back to the built-in book.
+        e.send("setoption name BookFile value <built-in>");
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go depth 2");
+        assert_eq!(book_lines(&e.bestmove(LONG)), 1);
+    }
+    std::fs::remove_file(corrupt).ok();
 }

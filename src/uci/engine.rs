@@ -14,6 +14,7 @@ use super::time;
 use super::Msg;
 use crate::bench;
 use crate::board::Position;
+use crate::book::{BookChoice, BookPlayer};
 use crate::chess_move::Move;
 use crate::eval::evaluate;
 use crate::perft;
@@ -71,6 +72,8 @@ pub(crate) struct Engine {
     debug: bool,
     /// Set by the end of a command script: quit as soon as the engine is idle.
     quit_when_idle: bool,
+    /// The opening book and its options.
+    book: BookPlayer,
 }
 
 impl Engine {
@@ -88,6 +91,7 @@ impl Engine {
             pending: VecDeque::new(),
             debug: false,
             quit_when_idle: false,
+            book: BookPlayer::new(),
         }
     }
 
@@ -184,6 +188,7 @@ impl Engine {
             Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.searcher().clear();
+                self.book.new_game();
                 self.position = Position::startpos();
             }
             Command::Position { start, moves } => match build_position(&start, &moves) {
@@ -247,6 +252,16 @@ impl Engine {
                 self.searcher().resize_hash(mb);
             }
             "Clear Hash" => self.searcher().clear(),
+            "OwnBook" => self.book.enabled = self.options.check("OwnBook"),
+            "BookDepth" => self.book.depth = self.options.spin("BookDepth") as u32,
+            "BookVariety" => self.book.variety = self.options.check("BookVariety"),
+            "BookFile" => {
+                // The value stays set: the error is reported once and the engine plays
+                // on without a book until another file is given.
+                if let Err(e) = self.book.set_file(self.options.string("BookFile")) {
+                    self.out.error(format!("{e}; playing without a book"));
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -263,6 +278,12 @@ impl Engine {
             match pos.parse_uci_move(text) {
                 Ok(mv) => searchmoves.push(mv),
                 Err(e) => self.out.error(format!("searchmoves: {e}")),
+            }
+        }
+        if searchmoves.is_empty() {
+            if let Some(choice) = self.book.pick(&pos, chess960) {
+                self.book_move(choice, &go, pos, chess960);
+                return;
             }
         }
         let overhead = Duration::from_millis(self.options.spin("Move Overhead") as u64);
@@ -315,6 +336,42 @@ impl Engine {
                 info: None,
                 nodes: 0,
             };
+            self.emit(result);
+        }
+    }
+
+    /// Answers `go` with a book move, as a search that finished at once: `bestmove` now,
+    /// or held until `stop` / `ponderhit` for `go ponder` and `go infinite`.
+    fn book_move(&mut self, choice: BookChoice, go: &GoParams, pos: Position, chess960: bool) {
+        self.out.info_string(&format!(
+            "book move {} weight {} of {} from {}",
+            choice.mv.to_uci(chess960),
+            choice.weight,
+            choice.total_weight,
+            self.book.file()
+        ));
+        let control = Arc::new(SearchControl::default());
+        control.pondering.store(go.ponder, Ordering::Relaxed);
+        self.search = Some(Running {
+            control,
+            infinite: go.is_unlimited(),
+            stop_requested: false,
+            held: None,
+            position: pos,
+            chess960,
+            started: Instant::now(),
+        });
+        let result = SearchResult {
+            best: Some(choice.mv),
+            ponder: choice.ponder,
+            info: None,
+            nodes: 0,
+        };
+        if go.ponder || go.is_unlimited() {
+            if let Some(run) = &mut self.search {
+                run.held = Some(result);
+            }
+        } else {
             self.emit(result);
         }
     }

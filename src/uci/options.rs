@@ -12,6 +12,7 @@
 //! `uci` lists the options in table order; `setoption` matches names case-insensitively and
 //! validates values against the table, so nothing else needs to change.
 
+use crate::book::{BUILTIN_BOOK, DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH};
 use std::fmt;
 
 /// What kind of option, with its default and range.
@@ -109,6 +110,30 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
+    },
+    // The opening book (`book::BookPlayer`). Off by default: tournament managers that
+    // bring their own openings must not be surprised.
+    OptionSpec {
+        name: "OwnBook",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "BookFile",
+        kind: OptionKind::String {
+            default: BUILTIN_BOOK,
+        },
+    },
+    OptionSpec {
+        name: "BookDepth",
+        kind: OptionKind::Spin {
+            default: DEFAULT_BOOK_DEPTH as i64,
+            min: 0,
+            max: MAX_BOOK_DEPTH as i64,
+        },
+    },
+    OptionSpec {
+        name: "BookVariety",
+        kind: OptionKind::Check { default: true },
     },
 ];
 
