@@ -396,7 +396,11 @@ fn player_honours_depth_variety_and_never_returns_to_the_book() {
     // 1.a3 is not in the book: the game leaves it and does not come back, even when a
     // later position is a book position.
     assert_eq!(player.pick(&play("a2a3"), false), None);
+    // A position at the ply where the book was left may still ask (a ponder miss: the
+    // pondered 1.a3 was out of book, the real 1.e4 is not).
+    assert!(player.pick(&play("e2e4"), false).is_some());
     assert_eq!(player.pick(&play("e2e4 e7e5"), false), None);
+    assert_eq!(player.pick(&play("e2e4 e7e5 g1f3"), false), None);
     player.new_game();
     assert!(player.pick(&play("e2e4 e7e5"), false).is_some());
 

@@ -52,7 +52,8 @@ pub struct BookPlayer {
     book: Option<Book>,
     file: String,
     rng: Xoshiro256PlusPlus,
-    left_book: bool,
+    /// The game ply at which the book had no move; later plies never use it again.
+    left_at: Option<u32>,
     last_ply: Option<u32>,
 }
 
@@ -77,7 +78,7 @@ impl BookPlayer {
             book: builtin_book().ok(),
             file: BUILTIN_BOOK.to_string(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            left_book: false,
+            left_at: None,
             last_ply: None,
         }
     }
@@ -123,15 +124,16 @@ impl BookPlayer {
 
     /// `ucinewgame`: the book may be used again.
     pub fn new_game(&mut self) {
-        self.left_book = false;
+        self.left_at = None;
         self.last_ply = None;
     }
 
     /// The book move to play in `pos`, if the book is on and still in use in this game.
-    /// The first position without a playable book move ends book play for the game; a
-    /// position earlier than the last one seen (a new game or a take-back without
-    /// `ucinewgame`) starts over. Chess960 games never use the book: standard books know
-    /// nothing of Chess960 castling.
+    /// The first position without a playable book move ends book play for the rest of the
+    /// game (other positions at that same ply may still ask: after a ponder miss the real
+    /// position can be in the book when the pondered one was not). A position earlier than
+    /// the last one seen (a new game or a take-back without `ucinewgame`) starts over.
+    /// Chess960 games never use the book: standard books know nothing of Chess960 castling.
     pub fn pick(&mut self, pos: &Position, chess960: bool) -> Option<BookChoice> {
         let book = match (&self.book, self.enabled && !chess960) {
             (Some(book), true) => book,
@@ -139,10 +141,10 @@ impl BookPlayer {
         };
         let ply = game_ply(pos);
         if self.last_ply.is_some_and(|last| ply < last) {
-            self.left_book = false;
+            self.left_at = None;
         }
         self.last_ply = Some(ply);
-        if self.left_book {
+        if self.left_at.is_some_and(|left| ply > left) {
             return None;
         }
         let moves = if ply < self.depth {
@@ -151,7 +153,7 @@ impl BookPlayer {
             Vec::new()
         };
         let Some(mv) = choose(&moves, self.variety, &mut self.rng) else {
-            self.left_book = true;
+            self.left_at.get_or_insert(ply);
             return None;
         };
         let weight = moves.iter().find(|m| m.mv == mv).map_or(0, |m| m.weight);

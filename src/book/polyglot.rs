@@ -6,6 +6,7 @@ use super::error::BookError;
 use super::key::{has_standard_castling, polyglot_key};
 use crate::board::Position;
 use crate::chess_move::Move;
+use crate::movegen::MoveList;
 use crate::types::{PieceType, Square};
 use std::borrow::Cow;
 
@@ -71,7 +72,11 @@ pub fn encode_move(mv: Move) -> u16 {
 /// king takes rook; the king's two-square form (`e1g1`), which some writers use, is
 /// accepted as well. Anything else that is not legal here gives `None` and is never played.
 pub fn decode_move(pos: &Position, raw: u16) -> Option<Move> {
-    let legal = pos.legal_moves();
+    decode_among(pos, &pos.legal_moves(), raw)
+}
+
+/// [`decode_move`] with the legal moves already generated.
+fn decode_among(pos: &Position, legal: &MoveList, raw: u16) -> Option<Move> {
     let exact = legal
         .as_slice()
         .iter()
@@ -197,9 +202,10 @@ impl Book {
         if !has_standard_castling(pos) {
             return Vec::new();
         }
+        let legal = pos.legal_moves();
         self.entries_for(polyglot_key(pos))
             .filter_map(|e| {
-                decode_move(pos, e.raw_move).map(|mv| BookMove {
+                decode_among(pos, &legal, e.raw_move).map(|mv| BookMove {
                     mv,
                     weight: e.weight,
                 })
