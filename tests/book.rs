@@ -134,7 +134,7 @@ fn entries_survive_a_byte_round_trip() {
 }
 
 const SMALL_PGN: &str = r#"
-[Event "Test 1"]
+[Event "Test 1 [rapid] \"quoted\""]
 [White "A"]
 [Black "B"]
 [Result "1-0"]
@@ -177,6 +177,7 @@ fn pgn_reader_splits_games_and_skips_noise() {
     let games = parse_pgn(SMALL_PGN);
     assert_eq!(games.len(), 6);
     assert_eq!(games[0].tag("White"), Some("A"));
+    assert_eq!(games[0].tag("Event"), Some("Test 1 [rapid] \"quoted\""));
     assert_eq!(games[0].moves, ["e4", "e5", "Nf3", "Nc6", "Bb5!", "a6?!"]);
     assert_eq!(games[0].result(), GameResult::WhiteWins);
     assert_eq!(games[1].moves, ["e4", "c5", "Nf3", "d6", "d4"]);

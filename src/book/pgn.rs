@@ -125,8 +125,7 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
             if !game.moves.is_empty() || game.result.is_some() {
                 games.push(std::mem::take(&mut game));
             }
-            let end = chars[i..].iter().position(|&c| c == '\n' || c == ']');
-            let end = end.map_or(chars.len(), |e| i + e);
+            let end = tag_end(&chars, i);
             let inner: String = chars[i + 1..end].iter().collect();
             if let Some(tag) = parse_tag(&inner) {
                 game.tags.push(tag);
@@ -158,6 +157,23 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
         games.push(game);
     }
     games
+}
+
+/// Index of the `]` closing the tag that opens at `i` (a `]` inside the quoted value
+/// does not count), or of the end of the line if the tag is not closed.
+fn tag_end(chars: &[char], i: usize) -> usize {
+    let (mut quoted, mut escaped) = (false, false);
+    for (j, &c) in chars.iter().enumerate().skip(i + 1) {
+        match c {
+            '\n' => return j,
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ']' if !quoted => return j,
+            _ => {}
+        }
+    }
+    chars.len()
 }
 
 /// Index just past the `}` closing the comment that opens at `i`.
