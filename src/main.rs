@@ -11,6 +11,17 @@ use ladya::uci::{self, output::Output};
 use ladya::{bench, perft, Move, Position};
 use std::time::{Duration, Instant};
 
+/// `println!` that ends the program quietly when stdout is closed (`ladya … | head`)
+/// instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "ladya", version, about = "Ladya, a UCI chess engine")]
 struct Cli {
@@ -107,27 +118,27 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     let total = if divide {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, depth) {
-            println!("{}: {n}", mv.uci(true));
+            say!("{}: {n}", mv.uci(true));
             total += n;
         }
-        println!();
+        say!("");
         total
     } else {
         perft::perft(&mut pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes: {total}");
-    println!("Time: {:.3} s", secs);
-    println!("Speed: {:.1} Mnps", total as f64 / secs.max(1e-9) / 1e6);
+    say!("Nodes: {total}");
+    say!("Time: {:.3} s", secs);
+    say!("Speed: {:.1} Mnps", total as f64 / secs.max(1e-9) / 1e6);
     Ok(())
 }
 
 fn run_bench(depth: Option<u32>) {
     let report = bench::run_with(depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH), &mut |i, n| {
-        println!("position {:>2}: {n:>10} nodes", i + 1)
+        say!("position {:>2}: {n:>10} nodes", i + 1)
     });
-    println!("time: {:.3} s", report.elapsed.as_secs_f64());
-    println!("{report}");
+    say!("time: {:.3} s", report.elapsed.as_secs_f64());
+    say!("{report}");
 }
 
 /// The moves of `pv` from `pos` in SAN, with move numbers.
@@ -177,19 +188,26 @@ fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize) -> Result<()> {
         Some(f) => Position::from_fen(f).with_context(|| format!("invalid FEN '{f}'"))?,
         None => Position::startpos(),
     };
-    println!("{pos}");
-    println!("depth/sel   score       nodes        speed       time  pv");
+    say!("{pos}");
+    say!(
+        "{:<7} {:>7} {:>17} {:>11} {:>10}  pv",
+        "depth",
+        "score",
+        "nodes",
+        "speed",
+        "time"
+    );
     let mut searcher = Searcher::new(hash);
     let control = SearchControl::default();
     let result = searcher.search(&pos, &limit.limits(), &control, &mut |event| {
         if let SearchEvent::Info(info) = event {
-            println!("{}", progress_line(&pos, &info));
+            say!("{}", progress_line(&pos, &info));
         }
     });
     match result.best {
-        Some(mv) => println!("best move: {} ({})", pos.to_san(mv), mv.to_uci(false)),
-        None if pos.in_check() => println!("no legal move: checkmate"),
-        None => println!("no legal move: stalemate"),
+        Some(mv) => say!("best move: {} ({})", pos.to_san(mv), mv.to_uci(false)),
+        None if pos.in_check() => say!("no legal move: checkmate"),
+        None => say!("no legal move: stalemate"),
     }
     Ok(())
 }
@@ -208,7 +226,7 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let record = match EpdRecord::parse(line) {
             Ok(r) => r,
             Err(e) => {
-                println!("{name}: skipped: {e}");
+                say!("{name}: skipped: {e}");
                 skipped += 1;
                 continue;
             }
@@ -217,12 +235,12 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let (best, avoid) = match (record.moves("bm"), record.moves("am")) {
             (Ok(b), Ok(a)) if !(b.is_empty() && a.is_empty()) => (b, a),
             (Err(e), _) | (_, Err(e)) => {
-                println!("{name}: skipped: {e}");
+                say!("{name}: skipped: {e}");
                 skipped += 1;
                 continue;
             }
             _ => {
-                println!("{name}: skipped: no bm or am");
+                say!("{name}: skipped: no bm or am");
                 skipped += 1;
                 continue;
             }
@@ -233,7 +251,7 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let result = searcher.search(pos, &limits, &control, &mut |_| {});
         total += 1;
         let Some(mv) = result.best else {
-            println!("{name}: FAIL: no move found");
+            say!("{name}: FAIL: no move found");
             continue;
         };
         let ok = (best.is_empty() || best.contains(&mv)) && !avoid.contains(&mv);
@@ -258,16 +276,16 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let score = result.info.as_ref().map_or(String::new(), |i| {
             format!(" ({} depth {})", score_text(i.score), i.depth)
         });
-        println!(
+        say!(
             "{name}: {} played {}{score}, expected {expected}",
             if ok { "ok  " } else { "FAIL" },
             pos.to_san(mv),
         );
     }
     if skipped > 0 {
-        println!("skipped {skipped}");
+        say!("skipped {skipped}");
     }
-    println!("solved {solved}/{total}");
+    say!("solved {solved}/{total}");
     Ok(())
 }
 
@@ -297,7 +315,7 @@ fn main() -> Result<()> {
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
         Some(Command::Book { args }) => {
-            println!("{}", ladya::book::run_cli(&args)?);
+            say!("{}", ladya::book::run_cli(&args)?);
             Ok(())
         }
         None => {

@@ -720,3 +720,146 @@ fn go_and_epd_subcommands() {
     assert_eq!(text.lines().last(), Some("solved 1/2"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn random_input_never_breaks_the_engine() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let words = [
+        "uci",
+        "isready",
+        "go",
+        "depth",
+        "1",
+        "nodes",
+        "100",
+        "movetime",
+        "5",
+        "wtime",
+        "btime",
+        "-7",
+        "0",
+        "winc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "ponderhit",
+        "stop",
+        "searchmoves",
+        "e2e4",
+        "e1g1",
+        "e1h1",
+        "a7a8q",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "8/8/8/8/8/8/8/K6k",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "MultiPV",
+        "Clear",
+        "UCI_Chess960",
+        "true",
+        "Move",
+        "Overhead",
+        "99999999999999999999",
+        "ucinewgame",
+        "debug",
+        "on",
+        "off",
+        "register",
+        "d",
+        "eval",
+        "perft",
+        "bench",
+        "xboard",
+        "\u{0}",
+        "é",
+        "\t",
+        ";",
+        "",
+    ];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut gos = 0;
+    for _ in 0..3000 {
+        let n = rng.next_u64() % 8;
+        let mut line: Vec<&str> = (0..n)
+            .map(|_| words[(rng.next_u64() % words.len() as u64) as usize])
+            .collect();
+        // Keep searches and debug commands short: this test is about robustness.
+        if let Some(i) = line.iter().position(|w| *w == "perft" || *w == "bench") {
+            line.truncate(i + 1);
+            line.push("1");
+        }
+        if line.contains(&"go") {
+            line.extend(["depth", "2"]);
+        }
+        let text = line.join(" ");
+        if let Ok(Some(ladya::uci::command::Command::Go(_))) = ladya::uci::command::parse(&text) {
+            gos += 1;
+        }
+        e.send(&text);
+        if line.contains(&"go") {
+            e.send("stop");
+            e.send("ponderhit");
+        }
+    }
+    // Whatever state it is in, it answers and can still play. `d` runs after everything
+    // queued before it, so the bestmove after its output is the last search's.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+    e.send("stop");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {fen}"));
+    e.send("d");
+    e.expect(LONG, "the marker position", |l| l == format!("Fen: {fen}"));
+    // Exactly one bestmove per go.
+    let answered = e.log.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answered, gos);
+    e.send("go depth 2");
+    let best = e.bestmove(LONG);
+    legal_bestmove(&best, &Position::from_fen(fen).unwrap(), false);
+    assert!(e.log.len() > 3000, "{}", e.log.len());
+    assert!(e.child.try_wait().unwrap().is_none(), "the engine exited");
+}
+
+#[test]
+fn commands_during_a_search_run_in_order_after_it() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let after_d4 = {
+        let mut p = Position::startpos();
+        p.make_move(p.parse_uci_move("d2d4").unwrap());
+        p
+    };
+    // position and go sent before the stop: the stop still ends the first search, then
+    // the second runs on the new position.
+    e.send("go infinite");
+    e.send("position startpos moves d2d4");
+    e.send("stop");
+    e.send("go depth 2");
+    legal_bestmove(&e.bestmove(LONG), &Position::startpos(), false);
+    legal_bestmove(&e.bestmove(LONG), &after_d4, false);
+    // A stop after a queued go belongs to that go.
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    e.send("stop");
+    legal_bestmove(&e.bestmove(LONG), &Position::startpos(), false);
+    legal_bestmove(&e.bestmove(LONG), &after_d4, false);
+    // A go without a stop (a GUI error) ends an infinite search instead of hanging.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("go depth 1");
+    e.bestmove(LONG);
+    e.bestmove(LONG);
+    e.no_bestmove_for(Duration::from_millis(200));
+}

@@ -4,8 +4,8 @@
 //! The engine thread never waits for a search. It keeps receiving messages while one runs,
 //! so `isready`, `stop`, `ponderhit` and `quit` are answered at once. Commands that need an
 //! idle engine (`position`, `go`, `setoption`, …) that arrive during a search are queued
-//! and run, in order, after its `bestmove`; once something is queued, `stop` and
-//! `ponderhit` queue behind it too, so they reach the search they were meant for.
+//! and run, in order, after its `bestmove`; a `stop` or `ponderhit` that follows a queued
+//! `go` queues too, so it reaches the search it was meant for.
 
 use super::command::{Command, GoParams, StartPos};
 use super::options::{Options, OPTIONS};
@@ -19,7 +19,6 @@ use crate::chess_move::Move;
 use crate::eval::evaluate;
 use crate::perft;
 use crate::search::{Bound, Limits, Score, SearchControl, SearchEvent, SearchResult, Searcher};
-use crate::types::Color;
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
@@ -134,9 +133,14 @@ impl Engine {
         }
     }
 
-    /// Runs queued commands while the engine is idle.
+    /// Runs queued commands while the engine is idle, and queued `stop`/`ponderhit` meant
+    /// for a search the queue has just started.
     fn drain_pending(&mut self) -> Flow {
-        while self.search.is_none() {
+        while let Some(front) = self.pending.front() {
+            let is_control = matches!(front, Command::Stop | Command::PonderHit);
+            if self.search.is_some() && !is_control {
+                break;
+            }
             let Some(c) = self.pending.pop_front() else {
                 break;
             };
@@ -149,30 +153,42 @@ impl Engine {
 
     /// Handles a command as it arrives: at once, or queued behind the running search.
     fn command(&mut self, c: Command) -> Flow {
+        if self.search.is_none() && self.pending.is_empty() {
+            return self.execute(c);
+        }
+        // A `go` waiting in the queue owns any `stop`/`ponderhit` that comes after it.
+        let go_queued = self.pending.iter().any(|p| matches!(p, Command::Go(_)));
         match c {
             Command::Quit => return Flow::Quit,
             Command::IsReady => self.out.line("readyok"),
             Command::Uci => self.uci(),
             Command::Debug(on) => self.debug = on,
             Command::Register => {}
-            c if self.search.is_some() || !self.pending.is_empty() => {
-                if !self.pending.is_empty() || !self.search_command(&c) {
-                    self.pending.push_back(c);
+            Command::Stop | Command::PonderHit if !go_queued => self.search_control(&c),
+            Command::Go(go) => {
+                // A `go` before the running search was stopped (a GUI error): an infinite
+                // or ponder search would never end, so end it; a limited one finishes.
+                if !go_queued {
+                    if let Some(run) = &self.search {
+                        if run.infinite || run.control.pondering.load(Ordering::Relaxed) {
+                            self.stop();
+                        }
+                    }
                 }
+                self.pending.push_back(Command::Go(go));
             }
-            c => return self.execute(c),
+            c => self.pending.push_back(c),
         }
         Flow::Continue
     }
 
-    /// `stop` and `ponderhit` for the running search; false for other commands.
-    fn search_command(&mut self, c: &Command) -> bool {
+    /// Applies `stop` or `ponderhit` to the running search.
+    fn search_control(&mut self, c: &Command) {
         match c {
             Command::Stop => self.stop(),
             Command::PonderHit => self.ponderhit(),
-            _ => return false,
+            _ => {}
         }
-        true
     }
 
     /// Executes a command on the idle engine.
@@ -182,9 +198,10 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::Uci => self.uci(),
             Command::Debug(on) => self.debug = on,
-            // `stop` or `ponderhit` while idle: nothing to stop, and nothing may leak
+            // While idle, `stop` and `ponderhit` have nothing to act on, and nothing leaks
             // into the next search (each search gets fresh control flags).
-            Command::Register | Command::Stop | Command::PonderHit => {}
+            Command::Stop | Command::PonderHit => self.search_control(&c),
+            Command::Register => {}
             Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.searcher().clear();
@@ -508,15 +525,12 @@ impl Engine {
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
+    /// The evaluation term by term (`ladya::eval::trace`).
     fn eval(&self) {
-        let cp = evaluate(&self.position);
-        let white = match self.position.side_to_move() {
-            Color::White => cp,
-            Color::Black => -cp,
-        };
-        self.out.line(&format!(
-            "Evaluation: {cp} cp (side to move), {white} cp (White)"
-        ));
+        let trace = crate::eval::trace(&self.position);
+        for line in trace.to_string().lines() {
+            self.out.line(line);
+        }
     }
 
     fn bench(&mut self, depth: Option<u32>) {
