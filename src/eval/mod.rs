@@ -21,6 +21,7 @@ mod pieces;
 mod score;
 mod threats;
 mod trace;
+pub mod tune;
 
 pub use params::PIECE_VALUES;
 pub use score::S;
