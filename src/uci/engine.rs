@@ -378,10 +378,23 @@ impl Engine {
             chess960,
             started: Instant::now(),
         });
+        // Score 0: book lines are balanced by design, and a static evaluation in the
+        // middle of an exchange would mislead the GUI's score display.
+        let info = crate::search::SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: Score::Cp(0),
+            bound: Bound::Exact,
+            nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: std::iter::once(choice.mv).chain(choice.ponder).collect(),
+        };
         let result = SearchResult {
             best: Some(choice.mv),
             ponder: choice.ponder,
-            info: None,
+            info: Some(info),
             nodes: 0,
         };
         if go.ponder || go.is_unlimited() {
