@@ -10,12 +10,14 @@ pub mod command;
 mod engine;
 pub mod options;
 pub mod output;
+mod search_run;
 pub mod time;
 
 use command::{Command, CommandError};
 use crossbeam_channel::Sender;
-use engine::{Engine, Finished};
+use engine::Engine;
 use output::Output;
+use search_run::Finished;
 use std::io::Read;
 use std::thread;
 

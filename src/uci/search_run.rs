@@ -1,0 +1,293 @@
+//! Running a search for `go`: the search thread, holding `bestmove` back under `go
+//! infinite` and `go ponder`, `stop` and `ponderhit`, and the final `info` + `bestmove`.
+//!
+//! Rules the GUI relies on: exactly one `bestmove` per `go`; none before `stop` or
+//! `ponderhit` under infinite or ponder, even when the search ends early (a forced mate,
+//! the maximum depth); the move is checked legal, and a legal move is played even if the
+//! search failed to produce one.
+
+use super::command::GoParams;
+use super::engine::Engine;
+use super::output;
+use super::time;
+use super::Msg;
+use crate::board::Position;
+use crate::book::BookChoice;
+use crate::chess_move::Move;
+use crate::eval::evaluate;
+use crate::search::{
+    Bound, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult, Searcher,
+};
+use crossbeam_channel::Receiver;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Stack of the search thread: deep recursion must never overflow it.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// How long `quit` waits for a running search to hand back its result.
+const QUIT_WAIT: Duration = Duration::from_millis(80);
+
+/// What a search thread hands back when its search returns.
+pub(crate) struct Finished {
+    pub(super) searcher: Searcher,
+    pub(super) result: SearchResult,
+}
+
+/// The search in progress (or finished and held back until `stop` / `ponderhit`).
+pub(super) struct Running {
+    pub(super) control: Arc<SearchControl>,
+    /// `go infinite` (or a bare `go`): no `bestmove` before `stop`.
+    pub(super) infinite: bool,
+    pub(super) stop_requested: bool,
+    /// The result of a search that returned before `bestmove` was allowed.
+    pub(super) held: Option<SearchResult>,
+    /// The root position, to validate the result.
+    pub(super) position: Position,
+    pub(super) chess960: bool,
+    pub(super) started: Instant,
+}
+
+impl Engine {
+    pub(super) fn go(&mut self, go: GoParams) {
+        for w in &go.warnings {
+            self.out.error(w);
+        }
+        let pos = self.position.clone();
+        let chess960 = self.chess960();
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_uci_move(text) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => self.out.error(format!("searchmoves: {e}")),
+            }
+        }
+        if searchmoves.is_empty() {
+            if let Some(choice) = self.book.pick(&pos, chess960) {
+                self.book_move(choice, &go, pos, chess960);
+                return;
+            }
+        }
+        let overhead = Duration::from_millis(self.options.spin("Move Overhead") as u64);
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            time: time::budget(&go, pos.side_to_move(), overhead),
+            searchmoves,
+            multipv: self.options.spin("MultiPV").max(1) as usize,
+        };
+        if self.debug {
+            self.out.info_string(&format!("limits {limits:?}"));
+        }
+        let control = Arc::new(SearchControl::default());
+        control.pondering.store(go.ponder, Ordering::Relaxed);
+        let hash = self.options.spin("Hash") as usize;
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(hash));
+        self.search = Some(Running {
+            control: Arc::clone(&control),
+            infinite: go.is_unlimited(),
+            stop_requested: false,
+            held: None,
+            position: pos.clone(),
+            chess960,
+            started: Instant::now(),
+        });
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let spawned = thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let mut on_event = |event: SearchEvent| match event {
+                    SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, chess960)),
+                    SearchEvent::CurrMove { depth, mv, number } => {
+                        out.line(&output::currmove_line(depth, mv, number, chess960))
+                    }
+                };
+                let result = searcher.search(&pos, &limits, &control, &mut on_event);
+                let _ = tx.send(Msg::SearchDone(Box::new(Finished { searcher, result })));
+            });
+        if let Err(e) = spawned {
+            // Still answer the `go`, with any legal move.
+            self.out
+                .error(format!("cannot start the search thread: {e}"));
+            let result = SearchResult {
+                best: None,
+                ponder: None,
+                info: None,
+                nodes: 0,
+            };
+            self.emit(result);
+        }
+    }
+
+    /// Answers `go` with a book move, as a search that finished at once: `bestmove` now,
+    /// or held until `stop` / `ponderhit` for `go ponder` and `go infinite`.
+    fn book_move(&mut self, choice: BookChoice, go: &GoParams, pos: Position, chess960: bool) {
+        self.out.info_string(&format!(
+            "book move {} weight {} of {} from {}",
+            choice.mv.to_uci(chess960),
+            choice.weight,
+            choice.total_weight,
+            self.book.file()
+        ));
+        let control = Arc::new(SearchControl::default());
+        control.pondering.store(go.ponder, Ordering::Relaxed);
+        self.search = Some(Running {
+            control,
+            infinite: go.is_unlimited(),
+            stop_requested: false,
+            held: None,
+            position: pos,
+            chess960,
+            started: Instant::now(),
+        });
+        // Score 0: book lines are balanced by design, and a static evaluation in the
+        // middle of an exchange would mislead the GUI's score display.
+        let info = SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: Score::Cp(0),
+            bound: Bound::Exact,
+            nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: std::iter::once(choice.mv).chain(choice.ponder).collect(),
+        };
+        let result = SearchResult {
+            best: Some(choice.mv),
+            ponder: choice.ponder,
+            info: Some(info),
+            nodes: 0,
+        };
+        if go.ponder || go.is_unlimited() {
+            if let Some(run) = &mut self.search {
+                run.held = Some(result);
+            }
+        } else {
+            self.emit(result);
+        }
+    }
+
+    pub(super) fn stop(&mut self) {
+        let Some(run) = &mut self.search else {
+            return;
+        };
+        run.stop_requested = true;
+        run.control.stop.store(true, Ordering::Relaxed);
+        if let Some(result) = run.held.take() {
+            self.emit(result);
+        }
+    }
+
+    pub(super) fn ponderhit(&mut self) {
+        let Some(run) = &mut self.search else {
+            return;
+        };
+        run.control.pondering.store(false, Ordering::Relaxed);
+        if !run.infinite {
+            if let Some(result) = run.held.take() {
+                self.emit(result);
+            }
+        }
+    }
+
+    /// A search thread returned: answer now, or hold the answer until `stop`/`ponderhit`.
+    pub(super) fn search_done(&mut self, f: Finished) {
+        self.searcher = Some(f.searcher);
+        let Some(run) = &mut self.search else {
+            return;
+        };
+        let must_wait = run.infinite || run.control.pondering.load(Ordering::Relaxed);
+        if must_wait && !run.stop_requested {
+            run.held = Some(f.result);
+        } else {
+            self.emit(f.result);
+        }
+    }
+
+    /// Prints the final `info` and the `bestmove` of the running search, which ends here.
+    fn emit(&mut self, result: SearchResult) {
+        let Some(run) = self.search.take() else {
+            return;
+        };
+        let pos = &run.position;
+        let best = match result.best {
+            Some(mv) if pos.is_legal(mv) => Some(mv),
+            Some(mv) => {
+                self.out.error(format!(
+                    "search returned an illegal move {}",
+                    mv.to_uci(run.chess960)
+                ));
+                pos.legal_moves().as_slice().first().copied()
+            }
+            None => pos.legal_moves().as_slice().first().copied(),
+        };
+        let Some(best) = best else {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            self.out.line(&format!("info depth 0 score {score}"));
+            self.out
+                .line(&output::bestmove_line(None, None, run.chess960));
+            return;
+        };
+        let mut info = match result.info {
+            Some(info) if info.pv.first() == Some(&best) => info,
+            other => {
+                // No line for the move played (should not happen): report it with the
+                // best score known, so a score still precedes `bestmove`.
+                let (depth, score) =
+                    other.map_or((0, Score::Cp(evaluate(pos))), |i| (i.depth, i.score));
+                SearchInfo {
+                    depth,
+                    seldepth: depth,
+                    multipv: 1,
+                    score,
+                    bound: Bound::Exact,
+                    nodes: 0,
+                    time: Duration::ZERO,
+                    hashfull: 0,
+                    pv: vec![best],
+                }
+            }
+        };
+        info.multipv = 1;
+        info.nodes = info.nodes.max(result.nodes);
+        info.time = run.started.elapsed();
+        let pv = output::legal_prefix(pos, &info.pv);
+        let ponder = pv.get(1).copied().or_else(|| {
+            let reply = result.ponder?;
+            let mut after = pos.clone();
+            after.make_move(best);
+            after.is_legal(reply).then_some(reply)
+        });
+        self.out.line(&output::info_line(&info, pos, run.chess960));
+        self.out
+            .line(&output::bestmove_line(Some(best), ponder, run.chess960));
+    }
+
+    /// Stops any search and gives it a moment to hand back its result, so a `go` still
+    /// gets its `bestmove`.
+    pub(super) fn quit(&mut self, rx: &Receiver<Msg>) {
+        if self.search.is_none() {
+            return;
+        }
+        if let Some(run) = &mut self.search {
+            run.stop_requested = true;
+            run.control.stop.store(true, Ordering::Relaxed);
+            if let Some(result) = run.held.take() {
+                self.emit(result);
+                return;
+            }
+        }
+        let deadline = Instant::now() + QUIT_WAIT;
+        while let Ok(msg) = rx.recv_deadline(deadline) {
+            if let Msg::SearchDone(f) = msg {
+                self.search_done(*f);
+                return;
+            }
+        }
+    }
+}
