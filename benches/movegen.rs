@@ -5,8 +5,14 @@ use ladya::perft::perft;
 use ladya::{GenType, MoveList, Position};
 
 const POSITIONS: [(&str, &str); 4] = [
-    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    (
+        "startpos",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
     ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
     ("promotions", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"),
 ];
@@ -14,7 +20,9 @@ const POSITIONS: [(&str, &str); 4] = [
 fn movegen(c: &mut Criterion) {
     for (name, fen) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
-        c.bench_function(&format!("legal_moves/{name}"), |b| b.iter(|| black_box(&pos).legal_moves()));
+        c.bench_function(&format!("legal_moves/{name}"), |b| {
+            b.iter(|| black_box(&pos).legal_moves())
+        });
         c.bench_function(&format!("noisy_moves/{name}"), |b| {
             b.iter(|| {
                 let mut list = MoveList::new();
@@ -22,7 +30,9 @@ fn movegen(c: &mut Criterion) {
                 list
             })
         });
-        c.bench_function(&format!("count_moves/{name}"), |b| b.iter(|| black_box(&pos).count_legal_moves()));
+        c.bench_function(&format!("count_moves/{name}"), |b| {
+            b.iter(|| black_box(&pos).count_legal_moves())
+        });
     }
 }
 

@@ -85,7 +85,9 @@ impl CastlingRights {
         let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
         let king_path = between(king, king_to) | king_to;
         self.king_paths[i] = king_path;
-        self.paths[i] = (king_path | between(rook, rook_to) | rook_to) - Bitboard::from(king) - Bitboard::from(rook);
+        self.paths[i] = (king_path | between(rook, rook_to) | rook_to)
+            - Bitboard::from(king)
+            - Bitboard::from(rook);
     }
 
     /// Puts back a set of rights saved with `bits` (their rook squares never change).

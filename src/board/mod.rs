@@ -16,7 +16,8 @@ pub use san::SanError;
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
 use crate::movegen::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
@@ -425,7 +426,8 @@ impl Position {
         for c in Color::ALL {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling.rook(c, side) {
-                    p.castling.set(!c, side, rook.flip_rank(), self.king(c).flip_rank());
+                    p.castling
+                        .set(!c, side, rook.flip_rank(), self.king(c).flip_rank());
                 }
             }
         }

@@ -79,7 +79,16 @@ static BISHOP_RAYS: [Bitboard; 64] = empty_rays(4);
 /// Empty-board rays in four of eight directions: the orthogonal ones from `first = 0`, the
 /// diagonal ones from `first = 4`.
 const fn empty_rays(first: usize) -> [Bitboard; 64] {
-    let dirs: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let dirs: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
     let mut table = [Bitboard::EMPTY; 64];
     let mut sq = 0;
     while sq < 64 {

@@ -226,13 +226,18 @@ pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(pos: &Positio
     // the attack test, as in Chess960 it may have been shielding the king's target square.
     if QUIET && !in_check && pos.castling().bits() & (0b11 << (2 * us as u8)) != 0 {
         for side in CastleSide::ALL {
-            let Some(rook) = pos.castling().rook(us, side) else { continue };
+            let Some(rook) = pos.castling().rook(us, side) else {
+                continue;
+            };
             let (path, king_path) = pos.castling().paths(us, side);
             if (path & occ).any() {
                 continue;
             }
             let occ2 = occ ^ ksq ^ rook;
-            if king_path.into_iter().all(|sq| !pos.is_attacked(sq, them, occ2)) {
+            if king_path
+                .into_iter()
+                .all(|sq| !pos.is_attacked(sq, them, occ2))
+            {
                 sink.special(Move::castling(ksq, rook));
             }
         }
