@@ -50,6 +50,7 @@ pub(super) struct Running {
 }
 
 impl Engine {
+    /// Starts the search of a `go` on its own thread (or answers from the book).
     pub(super) fn go(&mut self, go: GoParams) {
         for w in &go.warnings {
             self.out.error(w);
