@@ -514,13 +514,20 @@ fn cli_builds_and_probes() {
     )))
     .unwrap();
     assert!(report.contains("g1f3   Nf3"), "{report}");
+    // Without --out, the book goes next to the input.
+    let summary = ladya::book::run_cli(&args(&format!("build --pgn {pgn}"))).unwrap();
+    let default_out = pgn.replace(".pgn", ".bin");
+    assert!(summary.ends_with(&default_out), "{summary}");
+    assert!(Book::open(&default_out).is_ok());
     std::fs::remove_file(pgn).ok();
     std::fs::remove_file(out).ok();
+    std::fs::remove_file(default_out).ok();
 
     for bad in [
         "",
         "frobnicate",
         "build --out x.bin",
+        "build --lines /tmp/already.bin",
         "build --pgn a --lines b --out x.bin",
         "build --lines /nonexistent/lines.txt --out x.bin",
         "build --lines a --out x.bin --plies many",

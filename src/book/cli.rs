@@ -18,10 +18,11 @@ pub const DEFAULT_MIN_GAMES: u32 = 1;
 /// How to use `ladya book`.
 pub const USAGE: &str = "\
 usage:
-  ladya book build --pgn FILE --out FILE.bin [--plies N] [--min-games N]
-  ladya book build --lines FILE --out FILE.bin [--plies N] [--min-games N]
+  ladya book build --pgn FILE [--out FILE.bin] [--plies N] [--min-games N]
+  ladya book build --lines FILE [--out FILE.bin] [--plies N] [--min-games N]
   ladya book probe [--fen FEN] [--moves M1 M2 ...] [--book FILE.bin]
 
+--out: the book to write (default: the input's name with the extension .bin).
 --plies: how many plies of each game or line go into the book (PGN default 24, lines: all).
 --min-games: a move must appear in at least this many games or lines (default 1).
 probe: lists the book moves of a position (default: the start position) with weights;
@@ -111,18 +112,17 @@ fn read_text(path: &str) -> Result<String, BookError> {
 
 fn build(opts: &Options) -> Result<String, BookError> {
     opts.check_known(&["pgn", "lines", "out", "plies", "min-games"])?;
-    let out = opts
-        .text("out")?
-        .ok_or_else(|| BookError::Usage(format!("book build needs --out FILE\n{USAGE}")))?;
     let min_games = opts.number("min-games")?.unwrap_or(DEFAULT_MIN_GAMES);
-    let (book, summary) = match (opts.text("pgn")?, opts.text("lines")?) {
+    let (input, (book, summary)) = match (opts.text("pgn")?, opts.text("lines")?) {
         (Some(pgn), None) => {
             let plies = opts.number("plies")?.unwrap_or(DEFAULT_PGN_PLIES);
-            build_from_pgn(&read_text(&pgn)?, plies, min_games)?
+            let built = build_from_pgn(&read_text(&pgn)?, plies, min_games)?;
+            (pgn, built)
         }
         (None, Some(lines)) => {
             let plies = opts.number("plies")?.unwrap_or(usize::MAX);
-            build_from_lines(&read_text(&lines)?, plies, min_games)?
+            let built = build_from_lines(&read_text(&lines)?, plies, min_games)?;
+            (lines, built)
         }
         _ => {
             return Err(BookError::Usage(format!(
@@ -130,8 +130,25 @@ fn build(opts: &Options) -> Result<String, BookError> {
             )))
         }
     };
+    let out = match opts.text("out")? {
+        Some(out) => out,
+        None => default_out(&input)?,
+    };
     std::fs::write(&out, book.as_bytes()).map_err(|e| BookError::io(&out, e))?;
     Ok(format!("{summary}; wrote {} entries to {out}", book.len()))
+}
+
+/// The input's name with the extension `.bin` (`lines.txt` → `lines.bin`), unless that
+/// would overwrite the input.
+fn default_out(input: &str) -> Result<String, BookError> {
+    let out = std::path::Path::new(input).with_extension("bin");
+    let out = out.to_string_lossy().into_owned();
+    if out == input {
+        return Err(BookError::Usage(format!(
+            "give --out: the default output {out} is the input\n{USAGE}"
+        )));
+    }
+    Ok(out)
 }
 
 /// Builds a book from PGN text: 2 per win and 1 per draw for each move of the first
