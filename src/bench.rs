@@ -10,7 +10,7 @@ use crate::search::{Limits, SearchControl, Searcher};
 use std::time::{Duration, Instant};
 
 /// The depth `ladya bench` searches to when none is given.
-pub const DEFAULT_BENCH_DEPTH: u32 = 4;
+pub const DEFAULT_BENCH_DEPTH: u32 = 14;
 
 /// The transposition table size of a bench run, in megabytes.
 pub const BENCH_HASH_MB: usize = 16;

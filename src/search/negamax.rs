@@ -1,0 +1,309 @@
+//! The principal-variation search below the root: fail-soft negamax alpha-beta with the
+//! pruning, reductions and extensions that let it look deep along the lines that matter.
+//!
+//! The steps are numbered; each comment says why it is there. Only the search as a whole
+//! has been measured in matches so far (see the commit log); individual steps are
+//! well-known techniques whose Elo in Ladya has not been measured separately yet.
+
+use super::history::bonus;
+use super::legal::gives_check;
+use super::params::*;
+use super::picker::{is_generated_noisy, MovePicker};
+use super::see::see_ge;
+use super::tt::TtBound;
+use super::{Search, MATE, MATE_BOUND};
+use crate::board::Position;
+use crate::chess_move::Move;
+use crate::eval::evaluate;
+use crate::movegen::MoveList;
+use crate::types::PieceType;
+
+/// A score no search returns; used as "no score yet".
+pub(super) const NO_SCORE: i32 = -MATE - 1;
+
+impl Search<'_> {
+    /// Fail-soft PVS of `pos` (not the root) to `depth` plies within (`alpha`, `beta`).
+    pub(super) fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.in_check();
+
+        // Step 1. Check extension: a check is searched one ply deeper, so forced lines
+        // (and mates) are not cut off at the horizon.
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+
+        // Step 2. At the horizon, resolve captures in the quiescence search.
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+
+        // Step 3. Node bookkeeping and the stop check (stop flag, clock, node limit).
+        if self.stopped {
+            return 0;
+        }
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+
+        // Step 4. Draws (repetition, fifty moves, insufficient material) and the ply limit.
+        if let Some(score) = self.draw_score(pos, ply, in_check) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+
+        // Step 5. Mate distance pruning: no line from here can beat a mate already found
+        // closer to the root, nor lose faster than being mated right now.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 6. Transposition table. Outside PV nodes a deep enough stored bound that
+        // decides the window ends the node.
+        let tt_entry = self.tt.probe(pos.key(), ply);
+        let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tt_entry {
+            if !pv_node
+                && e.depth >= depth
+                && pos.halfmove_clock() < 90
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => e.score >= beta,
+                    TtBound::Upper => e.score <= alpha,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        // Step 7. Static evaluation, improved by a stored score when its bound allows.
+        // "Improving": better than two plies ago, so pruning can be more careful.
+        let static_eval = if in_check {
+            NO_SCORE
+        } else {
+            tt_entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        self.stack[ply].eval = static_eval;
+        let mut eval = static_eval;
+        if let Some(e) = tt_entry {
+            if !in_check
+                && e.score.abs() < MATE_BOUND
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => e.score > eval,
+                    TtBound::Upper => e.score < eval,
+                }
+            {
+                eval = e.score;
+            }
+        }
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].eval != NO_SCORE
+            && static_eval > self.stack[ply - 2].eval;
+        self.history.reset_killers(ply + 1);
+
+        if !pv_node && !in_check {
+            // Step 8. Reverse futility pruning: far above beta at low depth, the opponent
+            // will not catch up in the plies left.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+
+            // Step 9. Null-move pruning: if passing still fails high, a real move will too
+            // (false in zugzwang, hence not with only king and pawns, and verified deep).
+            let us = pos.side_to_move();
+            let non_pawn =
+                pos.color(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !self.stack[ply].after_null
+                && self.nmp_allowed
+                && non_pawn.any()
+                && beta.abs() < MATE_BOUND
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                pos.make_null_move();
+                self.stack[ply + 1].after_null = true;
+                let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+                self.stack[ply + 1].after_null = false;
+                pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return score;
+                    }
+                    // Verification: the same reduced depth without null moves.
+                    self.nmp_allowed = false;
+                    let v = self.negamax(pos, beta - 1, beta, depth - r, ply);
+                    self.nmp_allowed = true;
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
+        // the node probably unimportant; search it a ply shallower.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+
+        // Step 11. The move loop.
+        let original_alpha = alpha;
+        let previous = pos.last_move();
+        let mut picker = MovePicker::new(
+            tt_move,
+            self.history.killers(ply),
+            self.history.counter(previous),
+        );
+        let mut best = NO_SCORE;
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0;
+        let mut quiets_tried = MoveList::new();
+        let side = pos.side_to_move();
+        while let Some(mv) = picker.next(pos, self.history) {
+            let quiet = !is_generated_noisy(pos, mv);
+            let early = picker.in_early_stages();
+
+            // Step 12. Shallow pruning of moves unlikely to matter, once a move has been
+            // found that does not lose to mate.
+            if best > -MATE_BOUND && !in_check {
+                if quiet && !gives_check(pos, mv) {
+                    // Late move pruning: enough quiets tried at low depth.
+                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                        continue;
+                    }
+                    // Futility pruning: the static eval plus a margin cannot reach alpha.
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && alpha < MATE_BOUND
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        continue;
+                    }
+                }
+                // SEE pruning: the move loses too much material for this depth.
+                let threshold = if quiet {
+                    SEE_QUIET_MARGIN * depth * depth
+                } else {
+                    SEE_NOISY_MARGIN * depth
+                };
+                if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, mv, threshold) {
+                    continue;
+                }
+            }
+
+            pos.make_move(mv);
+            moves_searched += 1;
+            if quiet {
+                quiets_tried.push(mv);
+            }
+            let new_depth = depth - 1;
+            let gives_check = pos.in_check();
+
+            // Step 13. Principal variation search: the first move with the full window,
+            // later ones with a null window, reduced when late and quiet (LMR), and
+            // searched again in full only if they beat alpha.
+            let mut score;
+            if moves_searched == 1 {
+                score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && quiet && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r -= early as i32;
+                    r -= self.history.score(side, mv) / LMR_HISTORY_DIVISOR;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                }
+            }
+            pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 14. Keep the best move and its line; a fail high ends the node.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 15. No legal move: checkmate or stalemate.
+        if moves_searched == 0 {
+            // (Pruning starts only after a move was searched, so none were pruned.)
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        // Step 16. Learn from a quiet cutoff: history bonus for the move, malus for the
+        // quiets tried before it, killer and counter move.
+        if best >= beta && !is_generated_noisy(pos, best_move) {
+            let b = bonus(depth);
+            for &q in &quiets_tried {
+                if q == best_move {
+                    self.history.update(side, q, b);
+                } else {
+                    self.history.update(side, q, -b);
+                }
+            }
+            self.history.add_killer(ply, best_move);
+            self.history.set_counter(previous, best_move);
+        }
+
+        // Step 17. Store the result.
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.tt
+            .store(pos.key(), ply, best_move, best, stored_eval, depth, bound);
+        best
+    }
+}

@@ -1,0 +1,86 @@
+//! Every tunable number of the search, in one place.
+//!
+//! Margins are in centipawns, depths in plies. A change here changes `bench`.
+
+/// Deepest ply the search stack supports (iterations stop at `MAX_DEPTH`).
+pub const MAX_PLY: usize = 128;
+
+/// Nodes between two looks at the stop flag, the pondering flag and the clock.
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// Root moves are reported (`currmove`) only after this many milliseconds.
+pub const CURRMOVE_AFTER_MS: u64 = 1000;
+
+// ---- Aspiration windows --------------------------------------------------------------
+
+/// Iterations from this depth on start with a narrow window around the last score.
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// Half-width of the first aspiration window.
+pub const ASPIRATION_WINDOW: i32 = 20;
+
+// ---- Pruning and reductions ---------------------------------------------------------
+
+/// Reverse futility pruning applies up to this depth.
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility margin per ply of depth.
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning needs at least this depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Base null-move reduction.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// One more ply of reduction per this many plies of depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+/// One more ply of reduction per this many centipawns of eval above beta (at most 3).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// From this depth on, a null-move cutoff is verified by a reduced normal search.
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+
+/// Internal iterative reduction: depth at which a node without a TT move is reduced.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Futility pruning of quiet moves applies up to this depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+/// Futility margin: base.
+pub const FUTILITY_BASE: i32 = 100;
+/// Futility margin: per ply of depth.
+pub const FUTILITY_PER_DEPTH: i32 = 100;
+
+/// Late move pruning applies up to this depth.
+pub const LMP_MAX_DEPTH: i32 = 8;
+/// Quiet moves tried before the rest are pruned: `(LMP_BASE + d * d) / (2 - improving)`.
+pub const LMP_BASE: i32 = 3;
+
+/// SEE pruning applies up to this depth.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+/// SEE threshold for quiet moves, per ply of depth squared (negative).
+pub const SEE_QUIET_MARGIN: i32 = -20;
+/// SEE threshold for captures, per ply of depth (negative).
+pub const SEE_NOISY_MARGIN: i32 = -90;
+
+/// Late move reductions: minimum depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late move reductions: constant part of `base + ln(depth) ln(moves) / divisor`.
+pub const LMR_BASE: f64 = 0.75;
+/// Late move reductions: divisor of the logarithmic part.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// Late move reductions: history is worth one ply per this much.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+// ---- Quiescence ----------------------------------------------------------------------
+
+/// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
+/// skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
+// ---- History -------------------------------------------------------------------------
+
+/// History scores stay within +-this (the gravity formula keeps them there).
+pub const HISTORY_MAX: i32 = 16384;
+/// The largest history bonus of one update.
+pub const HISTORY_BONUS_MAX: i32 = 1500;
+/// History bonus per ply of depth squared.
+pub const HISTORY_BONUS_SCALE: i32 = 16;
+
+/// Piece values for SEE, MVV-LVA and delta pruning: pawn to king.
+pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];

@@ -1,0 +1,261 @@
+//! The staged move picker: moves come out in the order most likely to cause a cutoff, and
+//! each stage is generated only when the previous ones did not cut.
+//!
+//! Order: TT move → good captures (MVV-LVA, SEE ≥ 0) → two killers → counter move → quiet
+//! moves by history → bad captures. Moves that are not from the generator (TT move,
+//! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
+
+use super::history::History;
+use super::legal::is_legal_fast;
+use super::params::SEE_VALUES;
+use super::see::see_ge;
+use crate::board::Position;
+use crate::chess_move::Move;
+use crate::movegen::{GenType, MoveList, MAX_MOVES};
+use crate::types::PieceType;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiet,
+    Quiet,
+    BadNoisy,
+    Done,
+}
+
+/// True for the moves the generator counts as noisy: captures and queen promotions.
+#[inline]
+pub fn is_generated_noisy(pos: &Position, mv: Move) -> bool {
+    pos.is_capture(mv) || mv.promotion_piece() == Some(PieceType::Queen)
+}
+
+/// MVV-LVA: the most valuable victim first, the least valuable attacker among equals.
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
+    let attacker = pos
+        .piece_on(mv.from())
+        .map_or(0, |p| p.kind().index() as i32);
+    let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
+    (victim + promo) * 8 - attacker
+}
+
+/// Hands out the moves of one node, one at a time.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    index: usize,
+    bad: MoveList,
+    bad_index: usize,
+    noisy_only: bool,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for a full-width node.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            counter,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            index: 0,
+            bad: MoveList::new(),
+            bad_index: 0,
+            noisy_only: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: TT move (if noisy) and captures that do not lose material.
+    pub fn noisy(tt_move: Move) -> MovePicker {
+        let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE);
+        p.noisy_only = true;
+        p.skip_quiets = true;
+        p
+    }
+
+    /// True while the picker hands out the moves that were ordered first (TT move, good
+    /// captures, killers, counter move), which reductions treat more gently.
+    pub fn in_early_stages(&self) -> bool {
+        self.stage <= Stage::GenQuiet
+    }
+
+    fn select_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.index >= len {
+            return None;
+        }
+        let mut best = self.index;
+        for i in self.index + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.index, best);
+        self.scores.swap(self.index, best);
+        self.index += 1;
+        Some(self.moves[self.index - 1])
+    }
+
+    fn is_special(&self, mv: Move) -> bool {
+        mv == self.tt_move || mv == self.killers[0] || mv == self.killers[1] || mv == self.counter
+    }
+
+    /// The next move to search, or `None` when the node is exhausted.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    let tt = self.tt_move;
+                    if is_legal_fast(pos, tt) && (!self.noisy_only || is_generated_noisy(pos, tt)) {
+                        return Some(tt);
+                    }
+                    self.tt_move = Move::NONE;
+                }
+                Stage::GenNoisy => {
+                    self.moves.clear();
+                    pos.generate(GenType::Noisy, &mut self.moves);
+                    for i in 0..self.moves.len() {
+                        self.scores[i] = mvv_lva(pos, self.moves[i]);
+                    }
+                    self.index = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.select_best() {
+                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) => {
+                        if see_ge(pos, mv, 0) {
+                            return Some(mv);
+                        }
+                        if !self.noisy_only {
+                            self.bad.push(mv);
+                        }
+                    }
+                    None => {
+                        self.stage = if self.noisy_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
+                    }
+                },
+                Stage::Killer1 | Stage::Killer2 => {
+                    let k = self.killers[(self.stage == Stage::Killer2) as usize];
+                    self.stage = if self.stage == Stage::Killer1 {
+                        Stage::Killer2
+                    } else {
+                        Stage::Counter
+                    };
+                    let repeated = self.stage == Stage::Counter && k == self.killers[0];
+                    if !self.skip_quiets
+                        && !repeated
+                        && k != self.tt_move
+                        && !is_generated_noisy(pos, k)
+                        && is_legal_fast(pos, k)
+                    {
+                        return Some(k);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiet;
+                    let c = self.counter;
+                    if !self.skip_quiets
+                        && c != self.tt_move
+                        && c != self.killers[0]
+                        && c != self.killers[1]
+                        && !is_generated_noisy(pos, c)
+                        && is_legal_fast(pos, c)
+                    {
+                        return Some(c);
+                    }
+                }
+                Stage::GenQuiet => {
+                    self.stage = Stage::Quiet;
+                    self.moves.clear();
+                    self.index = 0;
+                    if !self.skip_quiets {
+                        pos.generate(GenType::Quiet, &mut self.moves);
+                        let side = pos.side_to_move();
+                        for i in 0..self.moves.len() {
+                            self.scores[i] = history.score(side, self.moves[i]);
+                        }
+                    }
+                }
+                Stage::Quiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    match self.select_best() {
+                        Some(mv) if self.is_special(mv) => {}
+                        Some(mv) => return Some(mv),
+                        None => self.stage = Stage::BadNoisy,
+                    }
+                }
+                Stage::BadNoisy => {
+                    if self.bad_index < self.bad.len() {
+                        self.bad_index += 1;
+                        return Some(self.bad[self.bad_index - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    /// Every legal move comes out exactly once, whatever the TT move, killers and counter.
+    #[test]
+    fn picks_every_legal_move_once() {
+        let fens = [
+            crate::board::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let history = History::default();
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            let extras = [
+                Move::NONE,
+                legal[0],
+                legal[legal.len() - 1],
+                Move::new(Square::A1, Square::H8),
+            ];
+            for &tt in &extras {
+                for &k in &extras {
+                    let mut picker = MovePicker::new(tt, [k, legal[legal.len() / 2]], legal[1]);
+                    let mut seen = Vec::new();
+                    while let Some(mv) = picker.next(&pos, &history) {
+                        seen.push(mv);
+                    }
+                    let mut a: Vec<u16> = seen.iter().map(|m| m.to_bits()).collect();
+                    let mut b: Vec<u16> = legal.as_slice().iter().map(|m| m.to_bits()).collect();
+                    a.sort();
+                    b.sort();
+                    assert_eq!(a, b, "{fen} tt {tt:?} killer {k:?}");
+                }
+            }
+        }
+    }
+}

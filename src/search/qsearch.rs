@@ -1,0 +1,120 @@
+//! Quiescence search: only captures (and queen promotions) until the position is quiet,
+//! so the static evaluation is never taken in the middle of an exchange.
+
+use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES};
+use super::picker::MovePicker;
+use super::tt::TtBound;
+use super::{Search, MATE};
+use crate::board::Position;
+use crate::chess_move::Move;
+use crate::eval::evaluate;
+
+impl Search<'_> {
+    /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`).
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        // Step 1. Node bookkeeping and the stop check.
+        if self.stopped {
+            return 0;
+        }
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        let in_check = pos.in_check();
+
+        // Step 2. Draws and the ply limit.
+        if let Some(score) = self.draw_score(pos, ply, in_check) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+
+        // Step 3. Transposition table: any stored depth is enough here.
+        let pv_node = beta - alpha > 1;
+        let tt_entry = self.tt.probe(pos.key(), ply);
+        let mut tt_move = Move::NONE;
+        if let Some(e) = tt_entry {
+            tt_move = e.mv;
+            if !pv_node
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => e.score >= beta,
+                    TtBound::Upper => e.score <= alpha,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        // Step 4. Stand pat: the side to move can usually do at least as well as doing
+        // nothing noisy. Not in check: there every evasion is searched, so mates are seen.
+        let original_alpha = alpha;
+        let (static_eval, mut best) = if in_check {
+            (-MATE, -MATE + ply as i32)
+        } else {
+            let eval = tt_entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            (eval, eval)
+        };
+
+        // Step 5. Captures by MVV-LVA, losing ones (SEE < 0) left out by the picker;
+        // in check, all evasions.
+        let mut picker = if in_check {
+            MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE)
+        } else {
+            MovePicker::noisy(tt_move)
+        };
+        let mut best_move = Move::NONE;
+        while let Some(mv) = picker.next(pos, self.history) {
+            // Delta pruning: even winning the captured piece cleanly would not reach alpha.
+            if !in_check && mv.promotion_piece().is_none() {
+                let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
+                if static_eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            pos.make_move(mv);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 6. Store. (In check with no evasion `best` is the mate score.)
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.tt
+            .store(pos.key(), ply, best_move, best, stored_eval, 0, bound);
+        best
+    }
+}
