@@ -863,3 +863,17 @@ fn commands_during_a_search_run_in_order_after_it() {
     e.bestmove(LONG);
     e.no_bestmove_for(Duration::from_millis(200));
 }
+
+#[test]
+fn overlong_lines_are_rejected_whole() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let before = shown_fen(&mut e);
+    // 6 MB of moves: over the 4 MB line limit, so the position must not change.
+    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(300_000);
+    e.send(&format!("position startpos moves {moves}"));
+    let err = e.expect(LONG, "error", |l| l.starts_with("info string"));
+    assert!(err.contains("longer than"), "{err}");
+    assert_eq!(shown_fen(&mut e), before);
+}

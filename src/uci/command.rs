@@ -132,6 +132,8 @@ pub enum CommandError {
         /// The text given.
         text: String,
     },
+    /// An input line longer than this many bytes was ignored.
+    LineTooLong(usize),
     /// A keyword was expected.
     Unexpected {
         /// The command.
@@ -147,6 +149,9 @@ impl fmt::Display for CommandError {
             CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             CommandError::BadNumber { what, text } => {
                 write!(f, "invalid number '{text}' for {what}")
+            }
+            CommandError::LineTooLong(max) => {
+                write!(f, "input line longer than {max} bytes ignored")
             }
             CommandError::Unexpected { command, token } => {
                 write!(f, "{command}: unexpected '{token}'")

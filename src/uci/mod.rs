@@ -77,6 +77,9 @@ pub fn run_script(lines: &[String], out: Output) {
 fn read_commands(mut input: impl Read, tx: &Sender<Msg>) {
     let mut buf = vec![0u8; 1 << 16];
     let mut line: Vec<u8> = Vec::new();
+    // A line cut short could parse as a different command (a shorter `position`): one
+    // that is too long is rejected whole.
+    let mut too_long = false;
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => break,
@@ -86,16 +89,27 @@ fn read_commands(mut input: impl Read, tx: &Sender<Msg>) {
         };
         for &b in &buf[..n] {
             if b == b'\n' || b == b'\r' {
-                if !send_line(&String::from_utf8_lossy(&line), tx) {
+                let sent = if too_long {
+                    tx.send(Msg::Error(CommandError::LineTooLong(MAX_LINE_BYTES)))
+                        .is_ok()
+                } else {
+                    send_line(&String::from_utf8_lossy(&line), tx)
+                };
+                if !sent {
                     return;
                 }
                 line.clear();
+                too_long = false;
             } else if line.len() < MAX_LINE_BYTES {
                 line.push(b);
+            } else {
+                too_long = true;
             }
         }
     }
-    send_line(&String::from_utf8_lossy(&line), tx);
+    if !too_long {
+        send_line(&String::from_utf8_lossy(&line), tx);
+    }
     let _ = tx.send(Msg::EndOfInput);
 }
 
