@@ -735,3 +735,31 @@ fn uci_reports_a_bad_book_file_once_and_plays_on() {
     }
     std::fs::remove_file(corrupt).ok();
 }
+
+#[test]
+fn random_entries_never_yield_an_illegal_move() {
+    use rand_xoshiro::rand_core::RngCore;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+    let positions = [
+        play(""),
+        play("e2e4 d7d5 e4e5 f7f5"),
+        Position::from_fen("r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1").unwrap(),
+    ];
+    for pos in &positions {
+        let key = polyglot_key(pos);
+        let entries: Vec<(u64, u16, u16)> = (0..5000)
+            .map(|_| (key, rng.next_u32() as u16, rng.next_u32() as u16))
+            .collect();
+        let book = book_from(&entries);
+        let legal = pos.legal_moves();
+        let moves = book.probe(pos);
+        assert!(!moves.is_empty());
+        assert!(moves.iter().all(|m| legal.contains(m.mv)));
+        for seed in 0..50 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            if let Some(mv) = choose(&moves, true, &mut rng) {
+                assert!(legal.contains(mv));
+            }
+        }
+    }
+}
