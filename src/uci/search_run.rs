@@ -47,6 +47,9 @@ pub(super) struct Running {
     pub(super) position: Position,
     pub(super) chess960: bool,
     pub(super) started: Instant,
+    /// How long the search ran, once it has returned (a held result is reported with the
+    /// time it searched, not the time it waited for `stop`).
+    pub(super) duration: Option<Duration>,
 }
 
 impl Engine {
@@ -94,6 +97,7 @@ impl Engine {
             position: pos.clone(),
             chess960,
             started: Instant::now(),
+            duration: None,
         });
         let out = self.out.clone();
         let tx = self.tx.clone();
@@ -144,6 +148,7 @@ impl Engine {
             position: pos,
             chess960,
             started: Instant::now(),
+            duration: Some(Duration::ZERO),
         });
         // Score 0: book lines are balanced by design, and a static evaluation in the
         // middle of an exchange would mislead the GUI's score display.
@@ -202,6 +207,7 @@ impl Engine {
         let Some(run) = &mut self.search else {
             return;
         };
+        run.duration = Some(run.started.elapsed());
         let must_wait = run.infinite || run.control.pondering.load(Ordering::Relaxed);
         if must_wait && !run.stop_requested {
             run.held = Some(f.result);
@@ -256,7 +262,7 @@ impl Engine {
         };
         info.multipv = 1;
         info.nodes = info.nodes.max(result.nodes);
-        info.time = run.started.elapsed();
+        info.time = run.duration.unwrap_or_else(|| run.started.elapsed());
         let pv = output::legal_prefix(pos, &info.pv);
         let ponder = pv.get(1).copied().or_else(|| {
             let reply = result.ponder?;
