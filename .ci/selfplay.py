@@ -99,7 +99,7 @@ def main():
         ("sudden death, ponder", board_from(std[1] if len(std) > 1 else None), 1.0, 0.02, None, True),
         ("moves to go", board_from(std[2] if len(std) > 2 else None), 0.6, 0.0, 10, False),
         ("chess960, ponder", board_from(frc[0] if frc else None, chess960=True), 1.0, 0.05, None, True),
-        ("bullet", chess.Board(), 0.3, 0.0, None, False),
+        ("bullet", chess.Board(), 0.5, 0.0, None, False),
     ]
     failures = 0
     for name, board, base, inc, mtg, ponder in games:
