@@ -675,6 +675,20 @@ fn command_line_arguments_run_as_uci_commands() {
 }
 
 #[test]
+fn command_line_searches_that_never_end_are_stopped() {
+    let _s = serial();
+    let t = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["go depth 2", "go infinite", "go ponder", "go"])
+        .output()
+        .unwrap();
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let answers = text.lines().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 4, "{text}");
+}
+
+#[test]
 fn bench_subcommand_is_deterministic() {
     let _s = serial();
     let run = || {

@@ -81,12 +81,6 @@ impl Engine {
                 Msg::EndOfInput => Flow::Quit,
                 Msg::EndOfScript => {
                     self.quit_when_idle = true;
-                    // Nothing would ever stop an infinite search or a ponder.
-                    if let Some(run) = &self.search {
-                        if run.infinite || run.control.pondering.load(Ordering::Relaxed) {
-                            self.stop();
-                        }
-                    }
                     Flow::Continue
                 }
             };
@@ -98,8 +92,22 @@ impl Engine {
                 self.quit(&rx);
                 return;
             }
-            if self.quit_when_idle && self.search.is_none() && self.pending.is_empty() {
-                return;
+            if self.quit_when_idle {
+                // After the script nothing would ever stop an infinite search or a ponder.
+                let unending = self.search.as_ref().is_some_and(|run| {
+                    !run.stop_requested
+                        && (run.infinite || run.control.pondering.load(Ordering::Relaxed))
+                });
+                if unending {
+                    self.stop();
+                    if self.drain_pending() == Flow::Quit {
+                        self.quit(&rx);
+                        return;
+                    }
+                }
+                if self.search.is_none() && self.pending.is_empty() {
+                    return;
+                }
             }
         }
     }
