@@ -124,3 +124,31 @@ fn passed_pawns_gain_value_as_they_advance() {
     let near = Position::from_fen("4k3/8/P7/8/8/8/8/4K3 w - - 0 1").unwrap();
     assert!(evaluate(&near) > evaluate(&far));
 }
+
+#[test]
+fn pawn_cache_and_trace_agree_along_random_games() {
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..50 {
+        let mut pos = Position::startpos();
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            pos.make_move(mv);
+            // The cached evaluation (pawn hash hits along the game), the uncached trace and
+            // the colour-flipped position all agree.
+            let v = evaluate(&pos);
+            assert_eq!(v, trace(&pos).total, "{}", pos.to_fen());
+            assert_eq!(v, evaluate(&pos.color_flipped()), "{}", pos.to_fen());
+        }
+        while pos.ply_count() > 0 {
+            pos.unmake_move();
+            let v = evaluate(&pos);
+            assert_eq!(v, trace(&pos).total, "after unmake: {}", pos.to_fen());
+        }
+    }
+}
