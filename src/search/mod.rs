@@ -388,6 +388,11 @@ impl Searcher {
         self.history.clear();
     }
 
+    /// The transposition table's actual size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
     /// Transposition table use, per mille.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()

@@ -104,12 +104,22 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of (at most) `mb` megabytes, at least one cluster.
+    /// A table of (at most) `mb` megabytes, at least one cluster. When the memory cannot
+    /// be had, the size is halved until it can (so a huge `Hash` never aborts the engine).
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
+        let mut count =
+            (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters: Vec<Cluster> = Vec::new();
+        while clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+        }
         clusters.resize_with(count, Cluster::default);
         TranspositionTable { clusters, age: 0 }
+    }
+
+    /// The table's size in megabytes (less than asked for when memory was short).
+    pub fn size_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
     /// Empties every entry and resets the age.
@@ -277,6 +287,7 @@ mod tests {
             assert!(tt.hashfull() > 0);
             tt.clear();
             assert_eq!(tt.hashfull(), 0);
+            assert_eq!(tt.size_mb(), mb);
         }
     }
 }
