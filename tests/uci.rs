@@ -342,6 +342,25 @@ fn stray_stop_is_ignored_and_does_not_leak() {
     e.no_bestmove_for(Duration::from_millis(200));
 }
 
+/// `go` commands sent back to back while infinite searches run: each gets exactly one
+/// `bestmove`, and a queued infinite search does not hold the ones behind it forever.
+#[test]
+fn back_to_back_infinite_gos_each_get_one_bestmove() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("go infinite");
+    e.send("go depth 2");
+    e.send("stop");
+    e.ready();
+    for _ in 0..3 {
+        e.bestmove(LONG);
+    }
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.ready();
+}
+
 #[test]
 fn unknown_garbage_and_line_endings_are_survived() {
     let _s = serial();

@@ -153,6 +153,20 @@ impl Engine {
                             self.stop();
                         }
                     }
+                } else {
+                    // The same for an infinite or ponder `go` still in the queue: it gets a
+                    // `stop` of its own, or it would hold every later command forever.
+                    let last_go = self.pending.iter().rev().find_map(|p| match p {
+                        Command::Go(g) => Some(g.ponder || g.is_unlimited()),
+                        _ => None,
+                    });
+                    let stopped = matches!(
+                        self.pending.back(),
+                        Some(Command::Stop | Command::PonderHit)
+                    );
+                    if last_go == Some(true) && !stopped {
+                        self.pending.push_back(Command::Stop);
+                    }
                 }
                 self.pending.push_back(Command::Go(go));
             }
