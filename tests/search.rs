@@ -257,3 +257,84 @@ fn best_move_and_pv_are_always_legal() {
         }
     }
 }
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut searcher = Searcher::new(16);
+    let pos = Position::startpos();
+    let limits = Limits {
+        depth: Some(8),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut last = Vec::new();
+    searcher.search(&pos, &limits, &SearchControl::default(), &mut |e| {
+        if let SearchEvent::Info(i) = e {
+            if i.depth == 8 && i.bound == ladya::search::Bound::Exact {
+                last.push(i);
+            }
+        }
+    });
+    let lines: Vec<_> = last.iter().rev().take(3).rev().collect();
+    assert_eq!(
+        lines.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let cp = |s: Score| match s {
+        Score::Cp(v) => v,
+        s => panic!("no mate expected: {s:?}"),
+    };
+    assert!(cp(lines[0].score) >= cp(lines[1].score));
+    assert!(cp(lines[1].score) >= cp(lines[2].score));
+    assert_ne!(lines[0].pv[0], lines[1].pv[0]);
+    assert_ne!(lines[1].pv[0], lines[2].pv[0]);
+    assert_ne!(lines[0].pv[0], lines[2].pv[0]);
+}
+
+#[test]
+fn mate_limit_stops_once_the_mate_is_found() {
+    let mut searcher = Searcher::new(16);
+    let pos =
+        Position::from_fen("r4kr1/1b2R1n1/pq4p1/4Q3/1p4P1/5P2/PPP4P/1K2R3 w - - 1 0").unwrap();
+    let limits = Limits {
+        mate: Some(2),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search(&mut searcher, &pos, limits);
+    assert_eq!(score(&r), Score::Mate(2));
+    assert!(r.info.unwrap().depth < 20);
+}
+
+/// While pondering the clock does not run; after ponderhit the budget applies from then.
+#[test]
+fn pondering_ignores_the_clock_until_ponderhit() {
+    use ladya::search::TimeBudget;
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    let mut searcher = Searcher::new(16);
+    let pos = Position::startpos();
+    let control = SearchControl::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        time: Some(TimeBudget {
+            soft: Duration::from_millis(20),
+            hard: Duration::from_millis(50),
+        }),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let ponderhit = Duration::from_millis(400);
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(ponderhit);
+            control.pondering.store(false, Ordering::Relaxed);
+        });
+        searcher.search(&pos, &limits, &control, &mut |_| {})
+    });
+    let took = start.elapsed();
+    assert!(took >= ponderhit, "stopped while pondering after {took:?}");
+    assert!(took < ponderhit + Duration::from_millis(1_000), "{took:?}");
+    assert!(pos.legal_moves().contains(r.best.unwrap()));
+}
