@@ -72,36 +72,30 @@ static PAWN: [[Bitboard; 64]; 2] = [
 ];
 
 /// Empty-board rook rays (the rook's attacks with no blockers).
-static ROOK_RAYS: [Bitboard; 64] = empty_rays(0);
+static ROOK_RAYS: [Bitboard; 64] = empty_rays(false);
 /// Empty-board bishop rays.
-static BISHOP_RAYS: [Bitboard; 64] = empty_rays(4);
+static BISHOP_RAYS: [Bitboard; 64] = empty_rays(true);
 
-/// Empty-board rays in four of eight directions: the orthogonal ones from `first = 0`, the
-/// diagonal ones from `first = 4`.
-const fn empty_rays(first: usize) -> [Bitboard; 64] {
-    let dirs: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
+/// Empty-board rays: the squares sharing a rank or file with `sq` (`diagonal = false`) or a
+/// diagonal (`diagonal = true`), `sq` itself excluded. Plain coordinate arithmetic, no ray walk.
+const fn empty_rays(diagonal: bool) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut bits = 0u64;
-        let mut d = first;
-        while d < first + 4 {
-            let (mut f, mut r) = ((sq % 8) as i32 + dirs[d].0, (sq / 8) as i32 + dirs[d].1);
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1u64 << (r * 8 + f);
-                f += dirs[d].0;
-                r += dirs[d].1;
+        let mut other = 0;
+        while other < 64 {
+            let df = (other % 8) as i32 - (sq % 8) as i32;
+            let dr = (other / 8) as i32 - (sq / 8) as i32;
+            let hit = if diagonal {
+                df == dr || df == -dr
+            } else {
+                df == 0 || dr == 0
+            };
+            if hit && other != sq {
+                bits |= 1u64 << other;
             }
-            d += 1;
+            other += 1;
         }
         table[sq] = Bitboard(bits);
         sq += 1;
