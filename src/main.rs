@@ -64,6 +64,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Self-play at a fixed node budget, writing quiet positions with score and result
+    /// (`FEN | score | result`) for the tuner.
+    Datagen(DatagenArgs),
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -74,6 +77,32 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+}
+
+/// Options of `ladya datagen`.
+#[derive(Args)]
+struct DatagenArgs {
+    /// Output file (overwritten).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Opening positions, one FEN or EPD per line (default: the start position).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Random legal plies after the opening.
+    #[arg(long, default_value_t = 4)]
+    random_plies: usize,
+    /// Seed of every random choice (the same seed regenerates the same games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Exactly one limit for a terminal search.
@@ -289,8 +318,45 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
     Ok(())
 }
 
+fn run_datagen(args: DatagenArgs) -> Result<()> {
+    let openings = match args.openings {
+        Some(path) => std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
+    };
+    let cfg = ladya::datagen::DatagenConfig {
+        games: args.games,
+        nodes: args.nodes,
+        openings,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let file = std::fs::File::create(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let report = ladya::datagen::generate(&cfg, &mut writer, &mut |line| say!("{line}"))?;
+    say!(
+        "{} games (W/D/L {}/{}/{}), {} positions written to {} in {:.1} s",
+        report.games,
+        report.results[0],
+        report.results[1],
+        report.results[2],
+        report.positions,
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// The words clap handles; any other first argument starts a UCI command script.
-const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "book", "help"];
+const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "book", "datagen", "help"];
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -314,6 +380,7 @@ fn main() -> Result<()> {
         }
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
+        Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Book { args }) => {
             say!("{}", ladya::book::run_cli(&args)?);
             Ok(())

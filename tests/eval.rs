@@ -152,3 +152,59 @@ fn pawn_cache_and_trace_agree_along_random_games() {
         }
     }
 }
+
+#[test]
+fn incremental_material_and_psq_equal_scratch_along_random_games() {
+    use ladya::eval::{attach, PSQ_TABLE};
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    // Start from varied positions (castling, en passant, promotions all occur), attached.
+    for start in test_positions().into_iter().step_by(5) {
+        let mut pos = start.clone();
+        attach(&mut pos);
+        assert!(std::ptr::eq(pos.psq_table(), &PSQ_TABLE));
+        let scratch_eval = |pos: &Position| {
+            // A position built from the FEN has no table attached: evaluated from scratch.
+            let plain = Position::from_fen(&pos.to_fen()).unwrap();
+            evaluate(&plain)
+        };
+        let start_ply = pos.ply_count();
+        for _ in 0..100 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if !pos.in_check() && rng.next_u64() % 8 == 0 {
+                pos.make_null_move();
+                assert_eq!(
+                    pos.psq(),
+                    pos.psq_from_scratch(),
+                    "after null: {}",
+                    pos.to_fen()
+                );
+                pos.unmake_null_move();
+            }
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            pos.make_move(mv);
+            assert_eq!(
+                pos.psq(),
+                pos.psq_from_scratch(),
+                "after {mv}: {}",
+                pos.to_fen()
+            );
+            assert_eq!(evaluate(&pos), scratch_eval(&pos), "{}", pos.to_fen());
+        }
+        while pos.ply_count() > start_ply {
+            pos.unmake_move();
+            assert_eq!(
+                pos.psq(),
+                pos.psq_from_scratch(),
+                "after unmake: {}",
+                pos.to_fen()
+            );
+        }
+        assert_eq!(pos.to_fen(), start.to_fen());
+        assert_eq!(evaluate(&pos), evaluate(&start));
+    }
+}

@@ -26,6 +26,7 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             pawn_key: self.pawn_key,
+            psq: self.psq,
             checkers: self.checkers,
             pinned: self.pinned,
         });
@@ -153,25 +154,25 @@ impl Position {
         match mv.kind() {
             MoveKind::Normal => {
                 let piece = self.board[to.index()].expect("unmake: moved piece missing");
-                self.remove_piece(piece, to);
-                self.put_piece(piece, from);
+                self.remove_piece_raw(piece, to);
+                self.put_piece_raw(piece, from);
                 if let Some(victim) = undo.captured {
-                    self.put_piece(victim, to);
+                    self.put_piece_raw(victim, to);
                 }
             }
             MoveKind::Promotion => {
                 let promoted = self.board[to.index()].expect("unmake: promoted piece missing");
-                self.remove_piece(promoted, to);
-                self.put_piece(Piece::new(us, PieceType::Pawn), from);
+                self.remove_piece_raw(promoted, to);
+                self.put_piece_raw(Piece::new(us, PieceType::Pawn), from);
                 if let Some(victim) = undo.captured {
-                    self.put_piece(victim, to);
+                    self.put_piece_raw(victim, to);
                 }
             }
             MoveKind::EnPassant => {
                 let pawn = Piece::new(us, PieceType::Pawn);
-                self.remove_piece(pawn, to);
-                self.put_piece(pawn, from);
-                self.put_piece(
+                self.remove_piece_raw(pawn, to);
+                self.put_piece_raw(pawn, from);
+                self.put_piece_raw(
                     Piece::new(them, PieceType::Pawn),
                     Square::from_coords(to.file(), from.rank()),
                 );
@@ -179,10 +180,10 @@ impl Position {
             MoveKind::Castling => {
                 let king = Piece::new(us, PieceType::King);
                 let rook = Piece::new(us, PieceType::Rook);
-                self.remove_piece(king, mv.castling_king_target());
-                self.remove_piece(rook, mv.castling_rook_target());
-                self.put_piece(king, from);
-                self.put_piece(rook, to);
+                self.remove_piece_raw(king, mv.castling_king_target());
+                self.remove_piece_raw(rook, mv.castling_rook_target());
+                self.put_piece_raw(king, from);
+                self.put_piece_raw(rook, to);
             }
         }
         self.castling.restore_bits(undo.castling);
@@ -190,6 +191,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
         self.pawn_key = undo.pawn_key;
+        self.psq = undo.psq;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
         debug_assert!(

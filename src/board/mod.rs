@@ -6,11 +6,13 @@
 mod castling;
 mod fen;
 mod make_move;
+mod psq;
 mod san;
 pub mod zobrist;
 
 pub use castling::{CastleSide, CastlingRights};
 pub use fen::FenError;
+pub use psq::{PsqTable, ZERO_PSQ};
 pub use san::SanError;
 
 use crate::bitboard::Bitboard;
@@ -35,6 +37,7 @@ struct Undo {
     halfmove: u16,
     key: u64,
     pawn_key: u64,
+    psq: [i32; 2],
     checkers: Bitboard,
     pinned: Bitboard,
 }
@@ -56,6 +59,9 @@ pub struct Position {
     pawn_key: u64,
     checkers: Bitboard,
     pinned: Bitboard,
+    /// The installed value table and the sums of its two lanes over all pieces.
+    psq_table: &'static PsqTable,
+    psq: [i32; 2],
     history: Vec<Undo>,
 }
 
@@ -86,6 +92,8 @@ impl Position {
             pawn_key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
+            psq_table: &ZERO_PSQ,
+            psq: [0; 2],
             history: Vec::with_capacity(256),
         }
     }
@@ -231,6 +239,39 @@ impl Position {
     /// and repetitions before it are no longer seen.
     pub fn clear_history(&mut self) {
         self.history.clear();
+    }
+
+    // ---- Incremental piece-square sums -----------------------------------------------
+
+    /// Installs the value table whose sums make/unmake keep up to date, and sums it over
+    /// the pieces now on the board.
+    pub fn set_psq_table(&mut self, table: &'static PsqTable) {
+        self.psq_table = table;
+        self.psq = self.psq_from_scratch();
+    }
+
+    /// The installed value table (`ZERO_PSQ` until one is installed).
+    #[inline(always)]
+    pub fn psq_table(&self) -> &'static PsqTable {
+        self.psq_table
+    }
+
+    /// The sums of the two lanes of the installed table over all pieces.
+    #[inline(always)]
+    pub fn psq(&self) -> [i32; 2] {
+        self.psq
+    }
+
+    /// The sums of `psq()` recomputed from the board (for tests and installation).
+    pub fn psq_from_scratch(&self) -> [i32; 2] {
+        let mut sum = [0; 2];
+        for sq in self.occupied() {
+            let piece = self.board[sq.index()].expect("occupied square has a piece");
+            let v = self.psq_table.0[piece.index()][sq.index()];
+            sum[0] += v[0];
+            sum[1] += v[1];
+        }
+        sum
     }
 
     // ---- Attacks ---------------------------------------------------------------------
@@ -396,6 +437,9 @@ impl Position {
                 return Err(format!("mailbox disagrees with bitboards on {sq}"));
             }
         }
+        if self.psq != self.psq_from_scratch() {
+            return Err("piece-square sums disagree with the board".into());
+        }
         for c in Color::ALL {
             if self.colored(c, PieceType::King).count() != 1 {
                 return Err(format!("{c:?} does not have exactly one king"));
@@ -418,6 +462,7 @@ impl Position {
     /// Used to test that the evaluation is symmetric.
     pub fn color_flipped(&self) -> Position {
         let mut p = Position::empty();
+        p.psq_table = self.psq_table;
         for sq in self.occupied() {
             let piece = self.board[sq.index()].expect("occupied square has a piece");
             p.put_piece(Piece::new(!piece.color(), piece.kind()), sq.flip_rank());
@@ -456,15 +501,35 @@ impl Position {
 
     // ---- Low-level piece placement (no key or check updates) ---------------------------
 
+    /// Places a piece, keeping the piece-square sums.
     #[inline(always)]
     fn put_piece(&mut self, piece: Piece, sq: Square) {
+        self.put_piece_raw(piece, sq);
+        let v = self.psq_table.0[piece.index()][sq.index()];
+        self.psq[0] += v[0];
+        self.psq[1] += v[1];
+    }
+
+    /// Removes a piece, keeping the piece-square sums.
+    #[inline(always)]
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        self.remove_piece_raw(piece, sq);
+        let v = self.psq_table.0[piece.index()][sq.index()];
+        self.psq[0] -= v[0];
+        self.psq[1] -= v[1];
+    }
+
+    /// Places a piece without touching the sums (unmake restores them from the undo).
+    #[inline(always)]
+    fn put_piece_raw(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = Some(piece);
         self.pieces[piece.kind().index()] |= sq;
         self.colors[piece.color().index()] |= sq;
     }
 
+    /// Removes a piece without touching the sums (unmake restores them from the undo).
     #[inline(always)]
-    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+    fn remove_piece_raw(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = None;
         self.pieces[piece.kind().index()] ^= sq;
         self.colors[piece.color().index()] ^= sq;

@@ -18,12 +18,14 @@ mod masks;
 pub mod params;
 mod pawns;
 mod pieces;
+mod psqt;
 mod score;
 mod threats;
 mod trace;
 pub mod tune;
 
 pub use params::PIECE_VALUES;
+pub use psqt::{attach, PSQ_TABLE};
 pub use score::S;
 pub use trace::EvalTrace;
 
@@ -42,6 +44,15 @@ pub(crate) trait Sink {
     /// The endgame half of the score so far, from White's view (to pick the stronger side
     /// for endgame scaling).
     fn eg_so_far(&self) -> i32;
+
+    /// Material and piece-square terms. Scoring overrides this to read the sums the
+    /// board keeps when the evaluation's table is attached.
+    fn material_and_psq(&mut self, pos: &Position)
+    where
+        Self: Sized,
+    {
+        psq_terms(pos, self);
+    }
 
     /// The pawn-only terms; returns the passed pawns. Scoring overrides this to use the
     /// pawn hash table.
@@ -75,6 +86,15 @@ impl Sink for ScoreSink {
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
         pawns::structure_cached(pos, self)
     }
+
+    fn material_and_psq(&mut self, pos: &Position) {
+        if psqt::is_attached(pos) {
+            let [mg, eg] = pos.psq();
+            self.score += S(mg, eg);
+        } else {
+            psq_terms(pos, self);
+        }
+    }
 }
 
 /// What the evaluation computes besides the weighted terms.
@@ -105,8 +125,8 @@ fn phase(pos: &Position) -> i32 {
     phase.min(PHASE_MAX)
 }
 
-/// Runs every term into `sink` and returns the phase, scale and mop-up.
-fn terms<K: Sink>(pos: &Position, sink: &mut K) -> Blend {
+/// Material and piece-square terms, counted piece by piece.
+fn psq_terms<K: Sink>(pos: &Position, sink: &mut K) {
     for color in Color::ALL {
         for kind in PieceType::ALL {
             let pieces = pos.colored(color, kind);
@@ -114,14 +134,16 @@ fn terms<K: Sink>(pos: &Position, sink: &mut K) -> Blend {
                 sink.add(color, MATERIAL + kind.index(), pieces.count() as i32);
             }
             for sq in pieces {
-                sink.add(
-                    color,
-                    PST_PAWN + 64 * kind.index() + sq.relative_to(color).index(),
-                    1,
-                );
+                let idx = PST_PAWN + 64 * kind.index() + sq.relative_to(color).index();
+                sink.add(color, idx, 1);
             }
         }
     }
+}
+
+/// Runs every term into `sink` and returns the phase, scale and mop-up.
+fn terms<K: Sink>(pos: &Position, sink: &mut K) -> Blend {
+    sink.material_and_psq(pos);
     let passed = sink.pawn_structure(pos);
     pawns::passers(pos, passed, sink);
     let mut info = AttackInfo::new(pos);

@@ -410,6 +410,8 @@ impl Searcher {
         on_event: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
         let mut pos = pos.clone();
+        // Material and piece-square sums are then kept by make/unmake.
+        crate::eval::attach(&mut pos);
         self.tt.new_search();
         self.history.clear_killers();
 
@@ -491,7 +493,7 @@ impl Searcher {
                 let prev = root[pv_idx].prev_score;
                 let mut delta = ASPIRATION_WINDOW;
                 let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
                         ((prev - delta).max(-MATE), (prev + delta).min(MATE))
                     } else {
                         (-MATE, MATE)

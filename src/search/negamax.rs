@@ -37,7 +37,7 @@ impl Search<'_> {
 
         // Step 1. Check extension: a check is searched one ply deeper, so forced lines
         // (and mates) are not cut off at the horizon.
-        if in_check && ply < MAX_PLY / 2 {
+        if USE_CHECK_EXTENSION && in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
 
@@ -68,10 +68,12 @@ impl Search<'_> {
 
         // Step 5. Mate distance pruning: no line from here can beat a mate already found
         // closer to the root, nor lose faster than being mated right now.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
+        if USE_MATE_DISTANCE_PRUNING {
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 6. Transposition table. Outside PV nodes a deep enough stored bound that
@@ -79,7 +81,8 @@ impl Search<'_> {
         let tt_entry = self.tt.probe(pos.key(), ply);
         let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt_entry {
-            if !pv_node
+            if USE_TT_CUTOFFS
+                && !pv_node
                 && e.depth >= depth
                 && pos.halfmove_clock() < 90
                 && match e.bound {
@@ -102,7 +105,8 @@ impl Search<'_> {
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
-            if !in_check
+            if USE_TT_EVAL_REFINE
+                && !in_check
                 && e.score.abs() < MATE_BOUND
                 && match e.bound {
                     TtBound::Exact => true,
@@ -122,7 +126,8 @@ impl Search<'_> {
         if !pv_node && !in_check {
             // Step 8. Reverse futility pruning: far above beta at low depth, the opponent
             // will not catch up in the plies left.
-            if depth <= RFP_MAX_DEPTH
+            if USE_REVERSE_FUTILITY
+                && depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -135,7 +140,8 @@ impl Search<'_> {
             let us = pos.side_to_move();
             let non_pawn =
                 pos.color(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
-            if depth >= NMP_MIN_DEPTH
+            if USE_NULL_MOVE
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && !self.stack[ply].after_null
                 && self.nmp_allowed
@@ -155,7 +161,7 @@ impl Search<'_> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    if depth < NMP_VERIFY_DEPTH {
+                    if !USE_NULL_MOVE_VERIFICATION || depth < NMP_VERIFY_DEPTH {
                         return score;
                     }
                     // Verification: the same reduced depth without null moves.
@@ -171,7 +177,7 @@ impl Search<'_> {
 
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
         // the node probably unimportant; search it a ply shallower.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if USE_IIR && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
 
@@ -180,8 +186,16 @@ impl Search<'_> {
         let previous = pos.last_move();
         let mut picker = MovePicker::new(
             tt_move,
-            self.history.killers(ply),
-            self.history.counter(previous),
+            if USE_KILLERS {
+                self.history.killers(ply)
+            } else {
+                [Move::NONE; 2]
+            },
+            if USE_COUNTER_MOVE {
+                self.history.counter(previous)
+            } else {
+                Move::NONE
+            },
         );
         let mut best = NO_SCORE;
         let mut best_move = Move::NONE;
@@ -198,11 +212,15 @@ impl Search<'_> {
                 if quiet && !gives_check(pos, mv) {
                     // Late move pruning: enough quiets tried at low depth.
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                    if USE_LATE_MOVE_PRUNING
+                        && depth <= LMP_MAX_DEPTH
+                        && quiets_tried.len() as i32 >= lmp_limit
+                    {
                         continue;
                     }
                     // Futility pruning: the static eval plus a margin cannot reach alpha.
-                    if depth <= FUTILITY_MAX_DEPTH
+                    if USE_FUTILITY
+                        && depth <= FUTILITY_MAX_DEPTH
                         && alpha < MATE_BOUND
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
                     {
@@ -215,7 +233,7 @@ impl Search<'_> {
                 } else {
                     SEE_NOISY_MARGIN * depth
                 };
-                if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, mv, threshold) {
+                if USE_SEE_PRUNING && depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, mv, threshold) {
                     continue;
                 }
             }
@@ -236,7 +254,7 @@ impl Search<'_> {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && quiet && !gives_check {
+                if USE_LMR && depth >= LMR_MIN_DEPTH && quiet && !gives_check {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
                     r -= pv_node as i32;
                     r += !improving as i32;

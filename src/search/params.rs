@@ -84,3 +84,47 @@ pub const HISTORY_BONUS_SCALE: i32 = 16;
 
 /// Piece values for SEE, MVV-LVA and delta pruning: pawn to king.
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+// ---- Step switches ---------------------------------------------------------------------
+//
+// Every step of the search can be switched off here. A build with one switch set to
+// `false` is the "version without it" that the SPRT log in `negamax.rs` played against
+// (`tools/ablate.sh <SWITCH>` builds it). The compiler removes the dead branches, so the
+// switches cost nothing in the real build.
+
+/// Step 1 of `negamax`: extend checks by one ply.
+pub const USE_CHECK_EXTENSION: bool = true;
+/// Step 5 of `negamax`: mate distance pruning.
+pub const USE_MATE_DISTANCE_PRUNING: bool = true;
+/// Step 6 of `negamax`: cut off on a deep enough stored bound outside PV nodes.
+pub const USE_TT_CUTOFFS: bool = true;
+/// Step 7 of `negamax`: replace the static eval by a stored score whose bound allows it.
+pub const USE_TT_EVAL_REFINE: bool = true;
+/// Step 8 of `negamax`: reverse futility pruning.
+pub const USE_REVERSE_FUTILITY: bool = true;
+/// Step 9 of `negamax`: null-move pruning.
+pub const USE_NULL_MOVE: bool = true;
+/// Step 9 of `negamax`: verification search of deep null-move cutoffs.
+pub const USE_NULL_MOVE_VERIFICATION: bool = true;
+/// Step 10 of `negamax`: internal iterative reduction.
+pub const USE_IIR: bool = true;
+/// Step 12 of `negamax`: late move pruning.
+pub const USE_LATE_MOVE_PRUNING: bool = true;
+/// Step 12 of `negamax`: futility pruning.
+pub const USE_FUTILITY: bool = true;
+/// Step 12 of `negamax`: SEE pruning of moves that lose material.
+pub const USE_SEE_PRUNING: bool = true;
+/// Step 13 of `negamax`: late move reductions.
+pub const USE_LMR: bool = true;
+/// Step 16 of `negamax`: killer moves in the picker.
+pub const USE_KILLERS: bool = true;
+/// Step 16 of `negamax`: the counter move in the picker.
+pub const USE_COUNTER_MOVE: bool = true;
+/// Step 16 of `negamax`: quiet moves ordered by history (otherwise generation order).
+pub const USE_HISTORY_ORDERING: bool = true;
+/// Step 5 of `qsearch`: captures that lose material (SEE < 0) are not searched.
+pub const USE_QS_SEE_PRUNING: bool = true;
+/// Step 5 of `qsearch`: delta pruning.
+pub const USE_DELTA_PRUNING: bool = true;
+/// Iterative deepening: aspiration windows.
+pub const USE_ASPIRATION: bool = true;

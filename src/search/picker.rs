@@ -7,7 +7,7 @@
 
 use super::history::History;
 use super::legal::is_legal_fast;
-use super::params::SEE_VALUES;
+use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
 use super::see::see_ge;
 use crate::board::Position;
 use crate::chess_move::Move;
@@ -142,6 +142,8 @@ impl MovePicker {
                         }
                         if !self.noisy_only {
                             self.bad.push(mv);
+                        } else if !USE_QS_SEE_PRUNING {
+                            return Some(mv);
                         }
                     }
                     None => {
@@ -190,7 +192,11 @@ impl MovePicker {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
                         for i in 0..self.moves.len() {
-                            self.scores[i] = history.score(side, self.moves[i]);
+                            self.scores[i] = if USE_HISTORY_ORDERING {
+                                history.score(side, self.moves[i])
+                            } else {
+                                0
+                            };
                         }
                     }
                 }

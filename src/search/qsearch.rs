@@ -1,7 +1,7 @@
 //! Quiescence search: only captures (and queen promotions) until the position is quiet,
 //! so the static evaluation is never taken in the middle of an exchange.
 
-use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES};
+use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING};
 use super::picker::MovePicker;
 use super::tt::TtBound;
 use super::{Search, MATE};
@@ -80,7 +80,7 @@ impl Search<'_> {
         let mut best_move = Move::NONE;
         while let Some(mv) = picker.next(pos, self.history) {
             // Delta pruning: even winning the captured piece cleanly would not reach alpha.
-            if !in_check && mv.promotion_piece().is_none() {
+            if USE_DELTA_PRUNING && !in_check && mv.promotion_piece().is_none() {
                 let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
                 if static_eval + gain + DELTA_MARGIN <= alpha {
                     continue;
