@@ -34,7 +34,7 @@ use crate::board::Position;
 use crate::types::{Color, PieceType};
 use attacks::AttackInfo;
 use layout::*;
-use params::{PHASE_MAX, SCALE_NORMAL, WEIGHTS};
+use params::{ACTIVE_WEIGHTS, PHASE_MAX, SCALE_NORMAL, USE_ENDGAME_SCALING, USE_MOPUP};
 
 /// Where the evaluation terms go: "side `color` has `n` of weight `idx`".
 pub(crate) trait Sink {
@@ -74,8 +74,8 @@ impl Sink for ScoreSink {
     #[inline(always)]
     fn add(&mut self, color: Color, idx: usize, n: i32) {
         match color {
-            Color::White => self.score += WEIGHTS[idx] * n,
-            Color::Black => self.score -= WEIGHTS[idx] * n,
+            Color::White => self.score += ACTIVE_WEIGHTS[idx] * n,
+            Color::Black => self.score -= ACTIVE_WEIGHTS[idx] * n,
         }
     }
 
@@ -157,8 +157,12 @@ fn terms<K: Sink>(pos: &Position, sink: &mut K) -> Blend {
     sink.add(pos.side_to_move(), TEMPO, 1);
     Blend {
         phase: phase(pos),
-        scale: endgame::scale(pos, sink.eg_so_far()),
-        mopup: endgame::mopup(pos),
+        scale: if USE_ENDGAME_SCALING {
+            endgame::scale(pos, sink.eg_so_far())
+        } else {
+            SCALE_NORMAL
+        },
+        mopup: if USE_MOPUP { endgame::mopup(pos) } else { 0 },
     }
 }
 

@@ -12,7 +12,7 @@
 //! --reg 1e-8 --out src/eval/params.rs`: K = 0.006547, mean squared error against the
 //! results 0.092711 -> 0.088804 (training), 0.091185 -> 0.088348 (held out).
 
-use super::layout::NUM_PARAMS;
+use super::layout::*;
 use super::score::S;
 
 /// Nominal piece values in centipawns, pawn to king, for exchange arithmetic in the search
@@ -60,6 +60,62 @@ pub const MOPUP_KINGS_CLOSE: i32 = 10;
 pub const MOPUP_BN_CORNER: i32 = 30;
 /// Mop-up: a flat bonus so that the winning side prefers keeping mating material.
 pub const MOPUP_BASE: i32 = 200;
+
+// ---- Term-group switches ---------------------------------------------------------------
+//
+// Each group of terms can be switched off here; a build with one switch `false` is the
+// evaluation without that group, played against the full one for the group's SPRT
+// (`make ablate STEP=USE_KING_SAFETY EXE=...`). Linear groups are switched off by zeroing
+// their weights, so the other weights are not re-tuned without them.
+
+/// Doubled, isolated, backward, supported and phalanx pawns.
+pub const USE_PAWN_STRUCTURE: bool = true;
+/// Passed pawns: by rank, supported, free path, blocked, king distances.
+pub const USE_PASSED_PAWNS: bool = true;
+/// Mobility of knights, bishops, rooks and queens on safe squares.
+pub const USE_MOBILITY: bool = true;
+/// Bishop pair, outposts, minor behind pawn, rooks and queens on files, seventh rank,
+/// trapped pieces.
+pub const USE_PIECE_TERMS: bool = true;
+/// King danger from attack units, pawn shield and storm, open files at the king.
+pub const USE_KING_SAFETY: bool = true;
+/// Pieces attacked by pawns and by lesser pieces, hanging pieces, pawn-push threats.
+pub const USE_THREATS: bool = true;
+/// Tempo for the side to move.
+pub const USE_TEMPO: bool = true;
+/// Scaling of drawish endgames towards zero.
+pub const USE_ENDGAME_SCALING: bool = true;
+/// Mop-up: drive the lone king to the edge.
+pub const USE_MOPUP: bool = true;
+
+/// The weights the evaluation scores with: `WEIGHTS` with the sections of switched-off
+/// groups set to zero.
+pub const ACTIVE_WEIGHTS: [S; NUM_PARAMS] = active_weights();
+
+const fn active_weights() -> [S; NUM_PARAMS] {
+    // (switch, first section, first section after the group)
+    let groups = [
+        (USE_PAWN_STRUCTURE, PAWN_DOUBLED, PASSED_RANK),
+        (USE_PASSED_PAWNS, PASSED_RANK, KNIGHT_MOBILITY),
+        (USE_MOBILITY, KNIGHT_MOBILITY, BISHOP_PAIR),
+        (USE_PIECE_TERMS, BISHOP_PAIR, KING_DANGER),
+        (USE_KING_SAFETY, KING_DANGER, THREAT_BY_PAWN),
+        (USE_THREATS, THREAT_BY_PAWN, TEMPO),
+        (USE_TEMPO, TEMPO, NUM_PARAMS),
+    ];
+    let mut w = WEIGHTS;
+    let mut g = 0;
+    while g < groups.len() {
+        let (on, start, end) = groups[g];
+        let mut i = start;
+        while !on && i < end {
+            w[i] = S(0, 0);
+            i += 1;
+        }
+        g += 1;
+    }
+    w
+}
 
 // BEGIN TUNED WEIGHTS (rewritten by the tuner; do not edit the markers)
 /// The tuned weights, section by section as listed in `layout::SECTIONS`.

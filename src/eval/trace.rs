@@ -2,7 +2,7 @@
 //! compare with `evaluate`, and what the tuner learns from.
 
 use super::layout::{NUM_PARAMS, SECTIONS};
-use super::params::{PHASE_MAX, SCALE_NORMAL, WEIGHTS};
+use super::params::{ACTIVE_WEIGHTS as WEIGHTS, PHASE_MAX, SCALE_NORMAL};
 use super::score::S;
 use super::{Blend, Sink};
 use crate::types::Color;
