@@ -570,7 +570,18 @@ impl Searcher {
             last_info
         };
         let nodes = s.nodes;
-        let ponder = best.pv.get(1).copied();
+        // The expected reply: from the PV, or else from the table (a PV cut short by a
+        // table hit still leaves the reply stored), so pondering has a move to ponder on.
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            pos.make_move(best.mv);
+            let reply = self
+                .tt
+                .probe(pos.key(), 1)
+                .map(|e| e.mv)
+                .filter(|&mv| pos.is_legal(mv));
+            pos.unmake_move();
+            reply
+        });
         SearchResult {
             best: Some(best.mv),
             ponder,
