@@ -1,0 +1,298 @@
+//! The root of the search: iterative deepening with aspiration windows over the root
+//! move list (MultiPV, `searchmoves`, `currmove`), and the result it hands back.
+
+use super::negamax::NO_SCORE;
+use super::params::*;
+use super::*;
+use crate::board::Position;
+use crate::chess_move::Move;
+use std::time::{Duration, Instant};
+
+/// A root move with what the current and the last iteration found for it.
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    /// Score in the current iteration; `NO_SCORE` when not (yet) better than alpha.
+    score: i32,
+    /// Score after the previous iteration (the aspiration window's centre).
+    prev_score: i32,
+    /// The last score this move was given (kept when an iteration is interrupted).
+    shown_score: i32,
+    /// Its principal variation, starting with `mv`.
+    pv: Vec<Move>,
+}
+
+impl Search<'_> {
+    /// Searches the root moves from `pv_idx` on within (`alpha`, `beta`). Each root move
+    /// that is the first one or beats alpha gets its score and PV; the others get
+    /// `NO_SCORE`, so a stable sort keeps them in their previous order.
+    #[allow(clippy::too_many_arguments)]
+    fn search_root(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        let mut best = NO_SCORE;
+        for rm in root[pv_idx..].iter_mut() {
+            rm.score = NO_SCORE;
+        }
+        #[allow(clippy::needless_range_loop)] // `i` is also the reported move number
+        for i in pv_idx..root.len() {
+            let mv = root[i].mv;
+            if self.start.elapsed() >= Duration::from_millis(CURRMOVE_AFTER_MS) {
+                on_event(SearchEvent::CurrMove {
+                    depth: depth as u32,
+                    mv,
+                    number: i + 1,
+                });
+            }
+            pos.make_move(mv);
+            let mut score;
+            if i == pv_idx {
+                score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
+            } else {
+                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
+                }
+            }
+            pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if i == pv_idx || score > alpha {
+                let rm = &mut root[i];
+                rm.score = score;
+                rm.shown_score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                best = best.max(score);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The `info` of one root move.
+    fn info(&self, rm: &RootMove, depth: u32, multipv: usize, bound: Bound) -> SearchInfo {
+        let score = rm.shown_score;
+        SearchInfo {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth),
+            multipv,
+            score: Score::from_internal(score),
+            bound,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+}
+
+impl Searcher {
+    /// Searches `pos` (whose move history counts for repetitions) within `limits`,
+    /// reporting progress through `on_event`. Returns when a limit is reached or `stop`
+    /// is set; it does not wait for `stop` under `go infinite` — the caller holds the
+    /// `bestmove` back.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        let mut pos = pos.clone();
+        // Material and piece-square sums are then kept by make/unmake.
+        crate::eval::attach(&mut pos);
+        self.tt.new_search();
+        self.history.clear_killers();
+
+        // The root moves: the legal ones, restricted to `searchmoves` when any of those
+        // is legal; the TT move first.
+        let legal = pos.legal_moves();
+        let mut moves: Vec<Move> = legal
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.as_slice().to_vec();
+        }
+        if let Some(e) = self.tt.probe(pos.key(), 0) {
+            if let Some(i) = moves.iter().position(|&m| m == e.mv) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        let mut root: Vec<RootMove> = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: NO_SCORE,
+                prev_score: NO_SCORE,
+                shown_score: NO_SCORE,
+                pv: vec![mv],
+            })
+            .collect();
+        if root.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                info: None,
+                nodes: 0,
+            };
+        }
+
+        let now = Instant::now();
+        let pondering = control.pondering.load(Ordering::Relaxed);
+        let mut s = Search {
+            tt: &self.tt,
+            history: &mut self.history,
+            lmr: &self.lmr,
+            control,
+            limits,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            start: now,
+            clock_start: now,
+            pondering,
+            can_time_out: false,
+            nmp_allowed: true,
+            stack: vec![
+                StackEntry {
+                    eval: NO_SCORE,
+                    after_null: false
+                };
+                MAX_PLY + 8
+            ],
+            pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
+            pv_len: [0; MAX_PLY + 8],
+        };
+        let multipv = limits.multipv.clamp(1, root.len());
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut last_info: Option<SearchInfo> = None;
+        let mut completed = 0;
+
+        'deepening: for depth in 1..=max_depth {
+            s.seldepth = 0;
+            for rm in root.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                // Aspiration window: a narrow window around the last score, widened on
+                // the side that failed until the score falls inside.
+                let prev = root[pv_idx].prev_score;
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) =
+                    if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        ((prev - delta).max(-MATE), (prev + delta).min(MATE))
+                    } else {
+                        (-MATE, MATE)
+                    };
+                loop {
+                    let score = s.search_root(
+                        &mut pos,
+                        &mut root,
+                        pv_idx,
+                        alpha,
+                        beta,
+                        depth as i32,
+                        on_event,
+                    );
+                    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if s.stopped {
+                        break;
+                    }
+                    let bound = if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-MATE);
+                        Bound::Upper
+                    } else if score >= beta {
+                        beta = (score + delta).min(MATE);
+                        Bound::Lower
+                    } else {
+                        break;
+                    };
+                    on_event(SearchEvent::Info(s.info(
+                        &root[pv_idx],
+                        depth,
+                        pv_idx + 1,
+                        bound,
+                    )));
+                    delta += delta / 2;
+                }
+                root[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if s.stopped {
+                    break 'deepening;
+                }
+            }
+            completed = depth;
+            s.can_time_out = true;
+            for (i, rm) in root.iter().take(multipv).enumerate() {
+                let info = s.info(rm, depth, i + 1, Bound::Exact);
+                on_event(SearchEvent::Info(info.clone()));
+                if i == 0 {
+                    last_info = Some(info);
+                }
+            }
+
+            // Stop early: a mate as short as asked for, the soft time limit, or a
+            // single legal move (no need to think under a clock).
+            if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(root[0].score)) {
+                if n > 0 && n as u32 <= m {
+                    break;
+                }
+            }
+            s.refresh_pondering();
+            if s.out_of_time(|b| b.soft) {
+                break;
+            }
+            if root.len() == 1 && limits.time.is_some() && !s.pondering {
+                break;
+            }
+        }
+
+        // After an interrupted iteration the root list is sorted by what it found: a move
+        // that beat the previous best is trusted, otherwise the old order stands.
+        let best = root[0].clone();
+        let info = if best.shown_score != NO_SCORE {
+            Some(s.info(&best, completed.max(1), 1, Bound::Exact))
+        } else {
+            last_info
+        };
+        let nodes = s.nodes;
+        // The expected reply: from the PV, or else from the table (a PV cut short by a
+        // table hit still leaves the reply stored), so pondering has a move to ponder on.
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            pos.make_move(best.mv);
+            let reply = self
+                .tt
+                .probe(pos.key(), 1)
+                .map(|e| e.mv)
+                .filter(|&mv| pos.is_legal(mv));
+            pos.unmake_move();
+            reply
+        });
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            info,
+            nodes,
+        }
+    }
+}
