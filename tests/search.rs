@@ -306,6 +306,31 @@ fn mate_limit_stops_once_the_mate_is_found() {
     assert!(r.info.unwrap().depth < 20);
 }
 
+/// `go mate N` in a position without such a mate ends on its own after 2N + slack plies
+/// instead of searching until `stop`.
+#[test]
+fn mate_limit_without_a_mate_ends_at_its_depth_cap() {
+    let mut searcher = Searcher::new(16);
+    let limits = Limits {
+        mate: Some(1),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search(&mut searcher, &Position::startpos(), limits);
+    assert!(r.best.is_some());
+    // 2 x 1 + MATE_SEARCH_EXTRA_PLIES (8 in search/params.rs).
+    assert_eq!(r.info.unwrap().depth, 10);
+    // A depth limit below the cap still wins.
+    let limits = Limits {
+        mate: Some(3),
+        depth: Some(4),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search(&mut searcher, &Position::startpos(), limits);
+    assert_eq!(r.info.unwrap().depth, 4);
+}
+
 /// While pondering the clock does not run; after ponderhit the budget applies from then.
 #[test]
 fn pondering_ignores_the_clock_until_ponderhit() {

@@ -8,6 +8,12 @@ pub const MAX_PLY: usize = 128;
 /// Nodes between two looks at the stop flag, the pondering flag and the clock.
 pub const POLL_INTERVAL: u64 = 1024;
 
+/// `go mate N` without a depth limit searches at most `2N + MATE_SEARCH_EXTRA_PLIES` plies:
+/// a mate in N is 2N - 1 plies deep, and the slack lets a mate that pruning or
+/// reductions hide at the nominal depth still be found. Without a cap, `go mate` in a
+/// position with no such mate would search until `stop`.
+pub const MATE_SEARCH_EXTRA_PLIES: u32 = 8;
+
 /// Root moves are reported (`currmove`) only after this many milliseconds.
 pub const CURRMOVE_AFTER_MS: u64 = 1000;
 

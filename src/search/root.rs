@@ -184,7 +184,14 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 8],
         };
         let multipv = limits.multipv.clamp(1, root.len());
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mate_depth = limits
+            .mate
+            .map(|m| m.saturating_mul(2).saturating_add(MATE_SEARCH_EXTRA_PLIES));
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .min(mate_depth.unwrap_or(MAX_DEPTH))
+            .clamp(1, MAX_DEPTH);
         let mut last_info: Option<SearchInfo> = None;
         let mut completed = 0;
 
