@@ -40,6 +40,7 @@ impl Search<'_> {
 
         // Step 1. Check extension: a check is searched one ply deeper, so forced lines
         // (and mates) are not cut off at the horizon.
+        // Measured: +36.6 +- 35.3 Elo (200 games at 2+0.02: W75 L54 D71; SPRT undecided, LLR 0.54).
         if USE_CHECK_EXTENSION && in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -71,6 +72,7 @@ impl Search<'_> {
 
         // Step 5. Mate distance pruning: no line from here can beat a mate already found
         // closer to the root, nor lose faster than being mated right now.
+        // Measured: +5.2 +- 32.6 Elo (200 games: W65 L62 D73; undecided, LLR 0.05).
         if USE_MATE_DISTANCE_PRUNING {
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -81,6 +83,7 @@ impl Search<'_> {
 
         // Step 6. Transposition table. Outside PV nodes a deep enough stored bound that
         // decides the window ends the node.
+        // Measured, TT cutoffs: +75.9 +- 36.3 Elo (200 games: W83 L40 D77; undecided, LLR 1.17).
         let tt_entry = self.tt.probe(pos.key(), ply);
         let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt_entry {
@@ -100,6 +103,7 @@ impl Search<'_> {
 
         // Step 7. Static evaluation, improved by a stored score when its bound allows.
         // "Improving": better than two plies ago, so pruning can be more careful.
+        // Measured, TT eval refinement: +19.1 +- 34.6 Elo (200 games: W69 L58 D73; LLR 0.27).
         let static_eval = if in_check {
             NO_SCORE
         } else {
@@ -129,6 +133,7 @@ impl Search<'_> {
         if !pv_node && !in_check {
             // Step 8. Reverse futility pruning: far above beta at low depth, the opponent
             // will not catch up in the plies left.
+            // Measured: +66.8 +- 35.0 Elo (200 games: W86 L48 D66; undecided, LLR 1.08).
             if USE_REVERSE_FUTILITY
                 && depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
@@ -181,6 +186,7 @@ impl Search<'_> {
 
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
         // the node probably unimportant; search it a ply shallower.
+        // Measured: +47.2 +- 37.1 Elo (200 games: W80 L53 D67; undecided, LLR 0.65).
         if USE_IIR && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
@@ -212,6 +218,7 @@ impl Search<'_> {
 
             // Step 12. Shallow pruning of moves unlikely to matter, once a move has been
             // found that does not lose to mate.
+            // Measured: LMP +107.5 +- 40.5 (200 games, LLR 1.45); SEE pruning +49.0 +- 34.2 (LLR 0.79); futility +3.5 +- 35.5 (LLR 0.01).
             if best > -MATE_BOUND && !in_check {
                 if quiet && !gives_check(pos, mv) {
                     // Late move pruning: enough quiets tried at low depth.
@@ -304,6 +311,7 @@ impl Search<'_> {
 
         // Step 16. Learn from a quiet cutoff: history bonus for the move, malus for the
         // quiets tried before it, killer and counter move.
+        // Measured, history ordering: +188.3 +- 44.4 Elo (180 games: W111 L22 D47; SPRT H1 accepted).
         if best >= beta && !is_generated_noisy(pos, best_move) {
             let b = bonus(depth);
             for &q in &quiets_tried {
