@@ -22,7 +22,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum number of nodes (an exact limit).
     pub nodes: Option<u64>,
-    /// Stop once a mate in this many moves (or fewer) is found.
+    /// Stop once a mate in this many moves (or fewer) is found; without a depth limit the
+    /// iterations also end at 2N + `MATE_SEARCH_EXTRA_PLIES` plies.
     pub mate: Option<u32>,
     /// Time limits (from `movetime` or the clock), none for fixed-depth or infinite searches.
     pub time: Option<TimeBudget>,

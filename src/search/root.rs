@@ -187,10 +187,11 @@ impl Searcher {
         let mate_depth = limits
             .mate
             .map(|m| m.saturating_mul(2).saturating_add(MATE_SEARCH_EXTRA_PLIES));
-        let max_depth = limits
-            .depth
+        let max_depth = [limits.depth, mate_depth]
+            .into_iter()
+            .flatten()
+            .min()
             .unwrap_or(MAX_DEPTH)
-            .min(mate_depth.unwrap_or(MAX_DEPTH))
             .clamp(1, MAX_DEPTH);
         let mut last_info: Option<SearchInfo> = None;
         let mut completed = 0;
