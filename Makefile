@@ -2,7 +2,7 @@
 EXE ?= ladya
 CARGO ?= cargo
 
-.PHONY: all native ablate clean
+.PHONY: all native ablate sprt clean
 
 all:
 	$(CARGO) build --release
@@ -26,6 +26,34 @@ ablate:
 	sed -i 's/pub const $(STEP): bool = true;/pub const $(STEP): bool = false;/' $(ABLATE_DIR)/src/search/params.rs $(ABLATE_DIR)/src/eval/params.rs
 	CARGO_TARGET_DIR=target/ablate/build $(CARGO) build --release --manifest-path $(ABLATE_DIR)/Cargo.toml
 	cp target/ablate/build/release/ladya "$(EXE)"
+
+# The SPRT of one switch, as logged in the step comments: the full engine (engine 1)
+# against the build without the step, on the UHO openings, e.g.
+#   make sprt STEP=USE_KILLERS
+#   make sprt STEP=USE_KING_SAFETY SPRT_TC=8+0.08 SPRT_GAMES=600
+# A simplification (is the step worth keeping?) swaps the bounds: SPRT_BOUNDS="-5 0" with
+# SPRT_SWAP=1 puts the build without the step first.
+SHARED ?= ../shared
+SPRT_TC ?= 2+0.02
+SPRT_GAMES ?= 200
+SPRT_BOUNDS ?= 0 5
+SPRT_CONCURRENCY ?= 2
+SPRT_SEED ?= 7
+SPRT_DIR = target/sprt
+SPRT_FULL = $(SPRT_DIR)/ladya-full
+SPRT_WITHOUT = $(SPRT_DIR)/ladya-no-$(STEP)
+sprt:
+	@test -n "$(STEP)" || { echo "usage: make sprt STEP=USE_... [SPRT_TC=...]"; exit 2; }
+	mkdir -p $(SPRT_DIR)
+	$(MAKE) all EXE=$(SPRT_FULL)
+	$(MAKE) ablate STEP=$(STEP) EXE=$(SPRT_WITHOUT)
+	python3 $(SHARED)/tools/match.py \
+	    $(if $(SPRT_SWAP),-e1 $(SPRT_WITHOUT) -n1 no-$(STEP) -e2 $(SPRT_FULL) -n2 full, \
+	                      -e1 $(SPRT_FULL) -n1 full -e2 $(SPRT_WITHOUT) -n2 no-$(STEP)) \
+	    --tc $(SPRT_TC) --openings $(SHARED)/data/openings/uho_4060_v4_sample.epd \
+	    --shuffle --seed $(SPRT_SEED) --games $(SPRT_GAMES) \
+	    --concurrency $(SPRT_CONCURRENCY) --sprt $(SPRT_BOUNDS) \
+	    --pgn $(SPRT_DIR)/$(STEP).pgn | tee $(SPRT_DIR)/$(STEP).log
 
 clean:
 	$(CARGO) clean

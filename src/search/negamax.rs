@@ -48,7 +48,7 @@ impl Search<'_> {
 
         // Step 2. At the horizon, resolve captures in the quiescence search.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, true);
         }
 
         // Step 3. Node bookkeeping and the stop check (stop flag, clock, node limit).
@@ -193,7 +193,12 @@ impl Search<'_> {
             depth -= 1;
         }
 
-        // Step 11. The move loop.
+        // Step 11. The move loop. The picker hands out the TT move, good captures, two
+        // killers (Kaissa's "best-move service": a quiet move that refuted a sibling
+        // probably refutes here too) and the counter move to the last move before the
+        // other quiets.
+        // Measured (200 games each, SPRT undecided): killers +33.1 +- 39.6 Elo (W80 L61
+        // D59; LLR 0.38), counter move +17.4 +- 37.1 (W67 L57 D76; LLR 0.21).
         let original_alpha = alpha;
         let previous = pos.last_move();
         let mut picker = MovePicker::new(

@@ -204,6 +204,8 @@ impl Searcher {
             for pv_idx in 0..multipv {
                 // Aspiration window: a narrow window around the last score, widened on
                 // the side that failed until the score falls inside.
+                // Measured: +10.4 +- 33.8 Elo (200 games at 2+0.02: W69 L63 D68; SPRT
+                // undecided, LLR 0.13).
                 let prev = root[pv_idx].prev_score;
                 let mut delta = ASPIRATION_WINDOW;
                 let (mut alpha, mut beta) =

@@ -309,6 +309,23 @@ fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
+/// An integer in decimal, clamped to the range of `i64` when it has more digits than fit:
+/// `go depth 99999999999999999999` asks for "as deep as you can", not for no limit at all.
+fn saturating_integer(text: &str) -> Option<i64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n);
+    }
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if text.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
+}
+
 fn parse_go(args: &[&str]) -> GoParams {
     let mut go = GoParams::default();
     let mut i = 0;
@@ -334,8 +351,8 @@ fn parse_go(args: &[&str]) -> GoParams {
                     continue;
                 };
                 i += 1;
-                match text.parse::<i64>() {
-                    Ok(n) => {
+                match saturating_integer(text) {
+                    Some(n) => {
                         let n = n.max(0) as u64;
                         let small = n.min(u32::MAX as u64) as u32;
                         match key {
@@ -350,7 +367,7 @@ fn parse_go(args: &[&str]) -> GoParams {
                             _ => go.movetime = Some(n),
                         }
                     }
-                    Err(_) => go.warnings.push(CommandError::BadNumber {
+                    None => go.warnings.push(CommandError::BadNumber {
                         what: key.to_string(),
                         text: text.to_string(),
                     }),
@@ -446,5 +463,20 @@ mod tests {
         };
         assert_eq!(g.nodes, Some(5));
         assert_eq!(g.warnings.len(), 1);
+    }
+
+    #[test]
+    fn go_numbers_too_long_for_i64_saturate() {
+        let Command::Go(g) =
+            ok("go depth 99999999999999999999 wtime -99999999999999999999 nodes +7 mate 1e3")
+        else {
+            panic!()
+        };
+        assert_eq!(g.depth, Some(u32::MAX));
+        assert_eq!(g.wtime, Some(0));
+        assert_eq!(g.nodes, Some(7));
+        assert_eq!(g.mate, None);
+        assert_eq!(g.warnings.len(), 1);
+        assert!(!g.is_unlimited());
     }
 }
