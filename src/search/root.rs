@@ -53,6 +53,7 @@ impl Search<'_> {
                     number: i + 1,
                 });
             }
+            self.stack[1].moved = pos.piece_on(mv.from()).map(|p| (p, mv.to()));
             pos.make_move(mv);
             let mut score;
             if i == pv_idx {
@@ -176,7 +177,8 @@ impl Searcher {
             stack: vec![
                 StackEntry {
                     eval: NO_SCORE,
-                    after_null: false
+                    after_null: false,
+                    moved: None,
                 };
                 MAX_PLY + 8
             ],
