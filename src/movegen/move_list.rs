@@ -66,19 +66,6 @@ impl MoveList {
         &mut self.moves[..self.len]
     }
 
-    /// Keeps only the moves for which `keep` is true, in their order.
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len {
-            let mv = self.moves[i];
-            if keep(mv) {
-                self.moves[kept] = mv;
-                kept += 1;
-            }
-        }
-        self.len = kept;
-    }
-
     /// True when `mv` is in the list.
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
@@ -110,26 +97,5 @@ impl<'a> IntoIterator for &'a MoveList {
 impl std::fmt::Debug for MoveList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::board::Position;
-
-    #[test]
-    fn retain_keeps_the_chosen_moves_in_order() {
-        let mut list = Position::startpos().legal_moves();
-        let all: Vec<_> = list.as_slice().to_vec();
-        list.retain(|mv| mv.to().rank() == all[0].to().rank());
-        let expected: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|mv| mv.to().rank() == all[0].to().rank())
-            .collect();
-        assert_eq!(list.as_slice(), expected.as_slice());
-        assert!(!list.is_empty() && list.len() < all.len());
-        list.retain(|_| false);
-        assert!(list.is_empty());
     }
 }

@@ -48,7 +48,7 @@ impl Search<'_> {
 
         // Step 2. At the horizon, resolve captures in the quiescence search.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, true);
+            return self.qsearch(pos, alpha, beta, ply);
         }
 
         // Step 3. Node bookkeeping and the stop check (stop flag, clock, node limit).

@@ -135,8 +135,5 @@ pub const USE_CONT_HISTORY: bool = false;
 pub const USE_QS_SEE_PRUNING: bool = true;
 /// Step 5 of `qsearch`: delta pruning.
 pub const USE_DELTA_PRUNING: bool = true;
-/// Step 5b of `qsearch`: quiet checks on the first quiescence ply. Off until its SPRT
-/// against the build without it decides (the issue asks to keep it only if a match says so).
-pub const USE_QS_CHECKS: bool = false;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;

@@ -1,27 +1,22 @@
 //! Quiescence search: only captures (and queen promotions) until the position is quiet,
 //! so the static evaluation is never taken in the middle of an exchange.
 
-use super::legal::gives_check;
-use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING, USE_QS_CHECKS};
+use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING};
 use super::picker::MovePicker;
-use super::see::see_ge;
 use super::tt::TtBound;
 use super::{Search, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::eval::evaluate;
-use crate::movegen::{GenType, MoveList};
 
 impl Search<'_> {
-    /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`). `checks`
-    /// is true on the first quiescence ply, where quiet checks are searched as well.
+    /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`).
     pub(super) fn qsearch(
         &mut self,
         pos: &mut Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        checks: bool,
     ) -> i32 {
         // Step 1. Node bookkeeping and the stop check.
         if self.stopped {
@@ -80,43 +75,25 @@ impl Search<'_> {
         // Measured (200 games each at 2+0.02, SPRT undecided): SEE pruning of losing
         // captures +26.1 +- 36.8 Elo (W73 L58 D69; LLR 0.34), delta pruning +6.9 +- 36.5
         // (W62 L58 D80; LLR 0.06).
+        // Tried and not kept: quiet checks (SEE >= 0) on the first quiescence ply, after
+        // the captures, -6.9 +- 29.8 Elo (300 games at 2+0.02: W93 L99 D108; LLR -0.21;
+        // the code is in commit 85003b2).
         let mut picker = if in_check {
             MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE)
         } else {
             MovePicker::noisy(tt_move)
         };
-        // Step 5b. Then, on the first quiescence ply, quiet checks (Kaissa's forced
-        // variations went on through checks): a check the opponent cannot answer well is a
-        // threat the stand-pat score does not see. Only checks that do not lose material.
-        let mut quiet_checks = MoveList::new();
-        let mut want_checks = USE_QS_CHECKS && checks && !in_check;
-        let mut next_check = 0;
         let mut best_move = Move::NONE;
-        loop {
-            let (mv, noisy) = match picker.next(pos, self.history) {
-                Some(mv) => (mv, true),
-                None => {
-                    if want_checks {
-                        want_checks = false;
-                        pos.generate(GenType::Quiet, &mut quiet_checks);
-                        quiet_checks.retain(|mv| gives_check(pos, mv) && see_ge(pos, mv, 0));
-                    }
-                    let Some(&mv) = quiet_checks.as_slice().get(next_check) else {
-                        break;
-                    };
-                    next_check += 1;
-                    (mv, false)
-                }
-            };
+        while let Some(mv) = picker.next(pos, self.history) {
             // Delta pruning: even winning the captured piece cleanly would not reach alpha.
-            if USE_DELTA_PRUNING && noisy && !in_check && mv.promotion_piece().is_none() {
+            if USE_DELTA_PRUNING && !in_check && mv.promotion_piece().is_none() {
                 let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
                 if static_eval + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }
             pos.make_move(mv);
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, false);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.unmake_move();
             if self.stopped {
                 return 0;
