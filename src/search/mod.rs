@@ -26,7 +26,7 @@ pub use see::see_ge;
 
 use crate::board::Position;
 use crate::chess_move::Move;
-use history::{History, PieceTo};
+use history::History;
 use params::*;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -46,8 +46,6 @@ struct StackEntry {
     eval: i32,
     /// The move into this ply was a null move.
     after_null: bool,
-    /// The move into this ply (piece and destination), if it was a real move.
-    moved: Option<PieceTo>,
 }
 
 /// The state of one running search: references to the searcher's tables, counters,

@@ -128,9 +128,6 @@ pub const USE_KILLERS: bool = true;
 pub const USE_COUNTER_MOVE: bool = true;
 /// Step 16 of `negamax`: quiet moves ordered by history (otherwise generation order).
 pub const USE_HISTORY_ORDERING: bool = true;
-/// Step 16 of `negamax`: continuation history (one and two plies back) in quiet ordering
-/// and LMR. Off until its SPRT decides (the issue: add it if it gains).
-pub const USE_CONT_HISTORY: bool = false;
 /// Step 5 of `qsearch`: captures that lose material (SEE < 0) are not searched.
 pub const USE_QS_SEE_PRUNING: bool = true;
 /// Step 5 of `qsearch`: delta pruning.

@@ -5,7 +5,7 @@
 //! moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
-use super::history::{ContKeys, History};
+use super::history::History;
 use super::legal::is_legal_fast;
 use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
 use super::see::see_ge;
@@ -58,8 +58,6 @@ pub struct MovePicker {
     bad_index: usize,
     noisy_only: bool,
     skip_quiets: bool,
-    /// The moves before this node, for continuation history.
-    cont_keys: ContKeys,
 }
 
 impl MovePicker {
@@ -77,14 +75,7 @@ impl MovePicker {
             bad_index: 0,
             noisy_only: false,
             skip_quiets: false,
-            cont_keys: [None; 2],
         }
-    }
-
-    /// Orders quiet moves also by continuation history after the moves in `keys`.
-    pub fn with_continuation(mut self, keys: ContKeys) -> MovePicker {
-        self.cont_keys = keys;
-        self
     }
 
     /// A picker for quiescence: TT move (if noisy) and captures that do not lose material.
@@ -201,12 +192,10 @@ impl MovePicker {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
                         for i in 0..self.moves.len() {
-                            let mv = self.moves[i];
-                            self.scores[i] = match pos.piece_on(mv.from()) {
-                                Some(piece) if USE_HISTORY_ORDERING => {
-                                    history.quiet_score(side, piece, mv, &self.cont_keys)
-                                }
-                                _ => 0,
+                            self.scores[i] = if USE_HISTORY_ORDERING {
+                                history.score(side, self.moves[i])
+                            } else {
+                                0
                             };
                         }
                     }

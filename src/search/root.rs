@@ -53,7 +53,6 @@ impl Search<'_> {
                     number: i + 1,
                 });
             }
-            self.stack[1].moved = pos.piece_on(mv.from()).map(|p| (p, mv.to()));
             pos.make_move(mv);
             let mut score;
             if i == pv_idx {
@@ -177,8 +176,7 @@ impl Searcher {
             stack: vec![
                 StackEntry {
                     eval: NO_SCORE,
-                    after_null: false,
-                    moved: None,
+                    after_null: false
                 };
                 MAX_PLY + 8
             ],
