@@ -67,8 +67,6 @@ pub(crate) struct Search<'a> {
     pondering: bool,
     /// Time limits apply only once the first iteration is complete.
     can_time_out: bool,
-    /// Null-move pruning is off during its own verification search.
-    nmp_allowed: bool,
     stack: Vec<StackEntry>,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],

@@ -39,8 +39,6 @@ pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
 /// One more ply of reduction per this many centipawns of eval above beta (at most 3).
 pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// From this depth on, a null-move cutoff is verified by a reduced normal search.
-pub const NMP_VERIFY_DEPTH: i32 = 12;
 
 /// Internal iterative reduction: depth at which a node without a TT move is reduced.
 pub const IIR_MIN_DEPTH: i32 = 4;
@@ -110,8 +108,6 @@ pub const USE_TT_EVAL_REFINE: bool = true;
 pub const USE_REVERSE_FUTILITY: bool = true;
 /// Step 9 of `negamax`: null-move pruning.
 pub const USE_NULL_MOVE: bool = true;
-/// Step 9 of `negamax`: verification search of deep null-move cutoffs.
-pub const USE_NULL_MOVE_VERIFICATION: bool = true;
 /// Step 10 of `negamax`: internal iterative reduction.
 pub const USE_IIR: bool = true;
 /// Step 12 of `negamax`: late move pruning.

@@ -172,7 +172,6 @@ impl Searcher {
             clock_start: now,
             pondering,
             can_time_out: false,
-            nmp_allowed: true,
             stack: vec![
                 StackEntry {
                     eval: NO_SCORE,
