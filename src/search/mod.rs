@@ -46,6 +46,8 @@ struct StackEntry {
     eval: i32,
     /// The move into this ply was a null move.
     after_null: bool,
+    /// The move left out of this node's search (the singular-extension test), or `NONE`.
+    excluded: Move,
 }
 
 /// The state of one running search: references to the searcher's tables, counters,
@@ -67,6 +69,8 @@ pub(crate) struct Search<'a> {
     pondering: bool,
     /// Time limits apply only once the first iteration is complete.
     can_time_out: bool,
+    /// Depth of the current iteration.
+    root_depth: i32,
     stack: Vec<StackEntry>,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],

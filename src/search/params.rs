@@ -71,6 +71,14 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// Late move reductions: history is worth one ply per this much.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
+/// Singular extensions: minimum depth.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// Singular extensions: the stored entry may be this many plies shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular extensions: the other moves must fall this far below the stored score, per
+/// ply of depth.
+pub const SE_MARGIN_PER_DEPTH: i32 = 4;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
@@ -116,13 +124,15 @@ pub const USE_LATE_MOVE_PRUNING: bool = true;
 pub const USE_FUTILITY: bool = true;
 /// Step 12 of `negamax`: SEE pruning of moves that lose material.
 pub const USE_SEE_PRUNING: bool = true;
-/// Step 13 of `negamax`: late move reductions.
+/// Step 13 of `negamax`: singular extensions.
+pub const USE_SINGULAR_EXTENSION: bool = true;
+/// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
-/// Step 16 of `negamax`: killer moves in the picker.
+/// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
-/// Step 16 of `negamax`: the counter move in the picker.
+/// Step 17 of `negamax`: the counter move in the picker.
 pub const USE_COUNTER_MOVE: bool = true;
-/// Step 16 of `negamax`: quiet moves ordered by history (otherwise generation order).
+/// Step 17 of `negamax`: quiet moves ordered by history (otherwise generation order).
 pub const USE_HISTORY_ORDERING: bool = true;
 /// Step 5 of `qsearch`: captures that lose material (SEE < 0) are not searched.
 pub const USE_QS_SEE_PRUNING: bool = true;

@@ -172,10 +172,12 @@ impl Searcher {
             clock_start: now,
             pondering,
             can_time_out: false,
+            root_depth: 0,
             stack: vec![
                 StackEntry {
                     eval: NO_SCORE,
-                    after_null: false
+                    after_null: false,
+                    excluded: Move::NONE,
                 };
                 MAX_PLY + 8
             ],
@@ -197,6 +199,7 @@ impl Searcher {
 
         'deepening: for depth in 1..=max_depth {
             s.seldepth = 0;
+            s.root_depth = depth as i32;
             for rm in root.iter_mut() {
                 rm.prev_score = rm.score;
             }
