@@ -89,6 +89,8 @@ pub const USE_MOBILITY: bool = true;
 /// trapped pieces.
 pub const USE_PIECE_TERMS: bool = true;
 /// King danger from attack units, pawn shield and storm, open files at the king.
+/// Measured: +213.1 +- 50.2 Elo (194 games at 8+0.08, W132 L26 D36; SPRT [0, 5] H1
+/// accepted, LLR 2.97).
 pub const USE_KING_SAFETY: bool = true;
 /// Pieces attacked by pawns and by lesser pieces, hanging pieces, pawn-push threats.
 pub const USE_THREATS: bool = true;
