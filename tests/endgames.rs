@@ -79,3 +79,31 @@ fn king_bishop_and_knight_mate_the_lone_king() {
     assert_mates("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1");
     assert_mates("8/8/3k4/8/8/8/8/4KBN1 w - - 0 1");
 }
+
+/// K+B+N from scattered starts: the first ten of 30 random positions (both kings and the
+/// pieces placed at random, White to move, no piece capturable at once; generated with
+/// python-chess, `random.Random(1)`). Without mop-up (`make ablate STEP=USE_MOPUP`) the
+/// engine mated only 19 of the 30 (the fifty-move rule ended ten games and a stalemate one,
+/// five of them among these ten); with it, all 30, in 29.8 moves on average and at most 43.
+#[test]
+fn king_bishop_and_knight_mate_from_scattered_positions() {
+    const FENS: [&str; 10] = [
+        "4N3/8/8/k7/3B4/8/6K1/8 w - - 0 1",
+        "8/8/6N1/7K/1k5B/8/8/8 w - - 0 1",
+        "1N6/8/8/3k4/8/8/2KB4/8 w - - 0 1",
+        "8/8/1B6/7K/8/7N/8/5k2 w - - 0 1",
+        "8/3B4/8/8/7k/8/1N6/2K5 w - - 0 1",
+        "8/8/8/5B1K/8/N7/5k2/8 w - - 0 1",
+        "8/7N/8/6B1/2K5/6k1/8/8 w - - 0 1",
+        "8/8/8/N7/7B/4K3/8/6k1 w - - 0 1",
+        "1k6/7B/8/N7/8/8/K7/8 w - - 0 1",
+        "6N1/8/3K4/1B6/8/5k2/8/8 w - - 0 1",
+    ];
+    // Each playout is independent and node-bounded, so running them side by side changes
+    // nothing but the wall time.
+    std::thread::scope(|s| {
+        for fen in FENS {
+            s.spawn(move || assert_mates(fen));
+        }
+    });
+}
