@@ -97,6 +97,8 @@ pub const USE_PIECE_TERMS: bool = true;
 /// accepted, LLR 2.97).
 pub const USE_KING_SAFETY: bool = true;
 /// Pieces attacked by pawns and by lesser pieces, hanging pieces, pawn-push threats.
+/// Measured: +100.0 +- 35.3 Elo (200 games at 8+0.08, W96 L40 D64; SPRT [0, 5] stopped at
+/// its 200-game cap, undecided at LLR 1.73; the interval excludes zero).
 pub const USE_THREATS: bool = true;
 /// Tempo for the side to move.
 pub const USE_TEMPO: bool = true;
