@@ -102,6 +102,16 @@ fn two_knights_and_small_pawnless_edges_scale_down() {
 }
 
 #[test]
+fn opposite_coloured_bishops_scale_towards_a_draw() {
+    // White a pawn up with only bishops left: with the bishops on squares of opposite
+    // colours the extra pawn is worth much less than with bishops of the same colour.
+    let opposite = Position::from_fen("4k3/pp6/3b4/8/2B5/8/PPP5/4K3 w - - 0 1").unwrap();
+    let same = Position::from_fen("4k3/pp6/4b3/8/2B5/8/PPP5/4K3 w - - 0 1").unwrap();
+    let (o, s) = (evaluate(&opposite), evaluate(&same));
+    assert!(o > 0 && 2 * o < s, "opposite bishops {o}, same colour {s}");
+}
+
+#[test]
 fn mop_up_drives_the_lone_king_to_the_edge() {
     // The same K+Q v K material: the weak king in a corner scores better for White than
     // the weak king in the centre.
