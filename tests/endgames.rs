@@ -80,12 +80,10 @@ fn king_bishop_and_knight_mate_the_lone_king() {
     assert_mates("8/8/3k4/8/8/8/8/4KBN1 w - - 0 1");
 }
 
-/// K+B+N from scattered starts: the first ten of 30 random positions (both kings and the
-/// pieces placed at random, White to move, no piece capturable at once; generated with
-/// python-chess, `random.Random(1)`). Without mop-up (`make ablate STEP=USE_MOPUP`) the
-/// engine mated only 19 of the 30 (nine fifty-move draws, a stalemate and a piece lost; five
-/// of the failures are among these ten, all by the fifty-move rule); with it, all 30, in 29.8
-/// moves on average and at most 43.
+/// K+B+N from scattered starts: the first ten of the 30 random positions behind the mop-up
+/// figure on `USE_MOPUP` in `src/eval/params.rs` (kings and pieces placed at random, White
+/// to move, no piece capturable at once; python-chess, `random.Random(1)`). The build without
+/// mop-up (`make ablate STEP=USE_MOPUP`) fails five of these ten by the fifty-move rule.
 #[test]
 fn king_bishop_and_knight_mate_from_scattered_positions() {
     const FENS: [&str; 10] = [
