@@ -12,6 +12,7 @@ pub mod bitboard;
 pub mod board;
 pub mod book;
 pub mod chess_move;
+pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
