@@ -65,8 +65,11 @@ enum Command {
         args: Vec<String>,
     },
     /// Self-play at a fixed node budget, writing quiet positions with score and result
-    /// (`FEN | score | result`) for the tuner.
+    /// (packed 32-byte records, or `FEN | score | result` lines with --text); resumable.
     Datagen(DatagenArgs),
+    /// Training data files: `stats FILE`, `convert IN.txt OUT.bin`.
+    #[command(subcommand)]
+    Data(DataCommand),
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -79,13 +82,31 @@ enum Command {
     },
 }
 
+/// `ladya data ...`: packed training files.
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Count, result split, score histogram, side to move, pieces, corrupt records.
+    Stats {
+        /// A file of packed records.
+        file: std::path::PathBuf,
+    },
+    /// Convert `FEN | score | result` lines to packed records, appended to OUT.
+    Convert {
+        /// The text file.
+        input: std::path::PathBuf,
+        /// The packed file (created, or appended to when it exists).
+        output: std::path::PathBuf,
+    },
+}
+
 /// Options of `ladya datagen`.
 #[derive(Args)]
 struct DatagenArgs {
-    /// Output file (overwritten).
+    /// Output file. With its sidecar OUT.progress from the same settings, the run resumes
+    /// where it stopped; without one, new games are appended after what the file holds.
     #[arg(long)]
     out: std::path::PathBuf,
-    /// Number of games.
+    /// Number of games in total for the run (games done before a resume count).
     #[arg(long, default_value_t = 1000)]
     games: usize,
     /// Nodes per move.
@@ -100,9 +121,12 @@ struct DatagenArgs {
     /// Seed of every random choice (the same seed regenerates the same games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once.
+    /// Games played at once (the file is the same for any number).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Write `FEN | score | result` lines (the tuner's format) instead of packed records.
+    #[arg(long)]
+    text: bool,
 }
 
 /// Exactly one limit for a terminal search.
@@ -319,8 +343,8 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
 }
 
 fn run_datagen(args: DatagenArgs) -> Result<()> {
-    let openings = match args.openings {
-        Some(path) => std::fs::read_to_string(&path)
+    let openings = match &args.openings {
+        Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?
             .lines()
             .map(str::trim)
@@ -329,34 +353,104 @@ fn run_datagen(args: DatagenArgs) -> Result<()> {
             .collect(),
         None => Vec::new(),
     };
+    let openings_name = args.openings.as_ref().map_or("startpos".to_string(), |p| {
+        p.file_name().map_or(p.display().to_string(), |n| {
+            n.to_string_lossy().into_owned()
+        })
+    });
     let cfg = ladya::datagen::DatagenConfig {
         games: args.games,
         nodes: args.nodes,
         openings,
+        openings_name,
         random_plies: args.random_plies,
         seed: args.seed,
         threads: args.threads,
+        format: if args.text {
+            ladya::datagen::Format::Text
+        } else {
+            ladya::datagen::Format::Packed
+        },
     };
-    let file = std::fs::File::create(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
     let start = Instant::now();
-    let report = ladya::datagen::generate(&cfg, &mut writer, &mut |line| say!("{line}"))?;
+    let report = ladya::datagen::generate_file(&cfg, &args.out, &mut |p| eprintln!("{p}"))?;
+    if report.games == 0 && report.resumed_at >= cfg.games {
+        say!(
+            "{}: the run is complete ({} of {} games); a larger --games extends it",
+            args.out.display(),
+            report.resumed_at,
+            cfg.games
+        );
+        return Ok(());
+    }
+    if report.resumed_at > 0 {
+        say!(
+            "resumed {} at game {} of {}{}",
+            args.out.display(),
+            report.resumed_at,
+            cfg.games,
+            if report.dropped_bytes > 0 {
+                format!(" (cut a torn tail of {} bytes)", report.dropped_bytes)
+            } else {
+                String::new()
+            }
+        );
+    } else if report.appended_after > 0 {
+        say!(
+            "appended to {}: the new games follow its {} bytes",
+            args.out.display(),
+            report.appended_after
+        );
+    }
     say!(
-        "{} games (W/D/L {}/{}/{}), {} positions written to {} in {:.1} s",
+        "{} games (W/D/L {}/{}/{}), {} positions written to {} in {:.1} s; {} of {} games done",
         report.games,
         report.results[0],
         report.results[1],
         report.results[2],
         report.positions,
         args.out.display(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        report.resumed_at + report.games,
+        cfg.games
     );
     Ok(())
 }
 
+fn run_data(command: DataCommand) -> Result<()> {
+    match command {
+        DataCommand::Stats { file } => {
+            let stats = ladya::data::file_stats(&file)?;
+            say!("{stats}");
+        }
+        DataCommand::Convert { input, output } => {
+            let existing = ladya::data::record_count(&output)?;
+            if existing > 0 {
+                say!(
+                    "appending to {}, which holds {existing} records",
+                    output.display()
+                );
+            }
+            let start = Instant::now();
+            let report = ladya::data::convert_file(&input, &output)?;
+            let secs = start.elapsed().as_secs_f64();
+            say!("{report}");
+            say!(
+                "{} now holds {} records; {:.1} s, {:.0} lines/s",
+                output.display(),
+                report.existing + report.written,
+                secs,
+                report.read as f64 / secs.max(1e-9)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The words clap handles; any other first argument starts a UCI command script.
-const SUBCOMMANDS: &[&str] = &["perft", "bench", "go", "epd", "book", "datagen", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "perft", "bench", "go", "epd", "book", "datagen", "data", "help",
+];
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -381,6 +475,7 @@ fn main() -> Result<()> {
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
         Some(Command::Datagen(args)) => run_datagen(args),
+        Some(Command::Data(command)) => run_data(command),
         Some(Command::Book { args }) => {
             say!("{}", ladya::book::run_cli(&args)?);
             Ok(())

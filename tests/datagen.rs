@@ -1,40 +1,54 @@
-//! `ladya datagen`: self-play data in the tuner's format, reproducible from the seed.
+//! `ladya datagen`: self-play data, packed or text, reproducible from the seed whatever the
+//! threads, resumable after a kill, appendable.
 
-use ladya::datagen::{generate, DatagenConfig, DatagenError};
+use ladya::data::{read_all, GameResult, RECORD_BYTES};
+use ladya::datagen::{
+    generate, generate_file, sidecar_path, DatagenConfig, DatagenError, DatagenReport, Format,
+};
 use ladya::Position;
+use std::path::{Path, PathBuf};
 
-fn config(threads: usize) -> DatagenConfig {
+fn config(games: usize, threads: usize, format: Format) -> DatagenConfig {
     DatagenConfig {
-        games: 6,
+        games,
         nodes: 1500,
         openings: vec![
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;".to_string(),
             ladya::START_FEN.to_string(),
         ],
+        openings_name: "test".to_string(),
         random_plies: 4,
         seed: 42,
         threads,
+        format,
     }
 }
 
-fn run(cfg: &DatagenConfig) -> (String, ladya::datagen::DatagenReport) {
+/// A fresh path in the test's scratch directory (no file, no sidecar).
+fn scratch(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("datagen-{name}"));
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(sidecar_path(&path));
+    path
+}
+
+fn run_file(cfg: &DatagenConfig, path: &Path) -> DatagenReport {
+    generate_file(cfg, path, &mut |_| {}).unwrap()
+}
+
+fn run_text(cfg: &DatagenConfig) -> (String, DatagenReport) {
     let mut out = Vec::new();
     let report = generate(cfg, &mut out, &mut |_| {}).unwrap();
     (String::from_utf8(out).unwrap(), report)
 }
 
 #[test]
-fn writes_quiet_positions_with_score_and_result() {
-    let (text, report) = run(&config(1));
+fn text_lines_hold_quiet_positions_with_score_and_result() {
+    let (text, report) = run_text(&config(6, 1, Format::Text));
     assert_eq!(report.games, 6);
     assert_eq!(report.results.iter().sum::<usize>(), 6);
     assert_eq!(report.positions, text.lines().count());
-    assert!(
-        report.positions > 50,
-        "too few positions: {}",
-        report.positions
-    );
-    let mut game_results = std::collections::BTreeSet::new();
+    assert!(report.positions > 50, "too few: {}", report.positions);
     for line in text.lines() {
         let parts: Vec<&str> = line.split(" | ").collect();
         assert_eq!(parts.len(), 3, "{line}");
@@ -43,28 +57,133 @@ fn writes_quiet_positions_with_score_and_result() {
         let score: i32 = parts[1].parse().unwrap();
         assert!(score.abs() < 2000, "{line}");
         assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
-        game_results.insert(parts[2]);
     }
-    assert!(!game_results.is_empty());
 }
 
 #[test]
-fn same_seed_same_games_whatever_the_threads() {
-    let (one, _) = run(&config(1));
-    let (again, _) = run(&config(1));
-    assert_eq!(one, again);
-    let (two, _) = run(&config(2));
-    let mut a: Vec<&str> = one.lines().collect();
-    let mut b: Vec<&str> = two.lines().collect();
-    a.sort();
-    b.sort();
+fn packed_records_validate_and_none_is_in_check() {
+    let path = scratch("valid.bin");
+    let report = run_file(&config(6, 2, Format::Packed), &path);
+    let records = read_all(&path).unwrap();
+    assert_eq!(records.len(), report.positions);
+    assert!(report.positions > 50, "too few: {}", report.positions);
+    let mut results = [0; 3];
+    for r in &records {
+        r.validate().unwrap();
+        let pos = r.to_position().unwrap();
+        assert!(!pos.in_check(), "{}", pos.to_fen());
+        assert!(r.white_score().abs() < 2000);
+        results[r.result().unwrap() as usize] += 1;
+    }
+    assert_eq!(results.iter().sum::<usize>(), records.len());
+    // The text and packed outputs hold the same positions.
+    let (text, _) = run_text(&config(6, 1, Format::Text));
+    assert_eq!(text.lines().count(), records.len());
+    for (line, r) in text.lines().zip(&records) {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        let pos = Position::from_fen(parts[0]).unwrap();
+        assert_eq!(r.to_position().unwrap().key(), pos.key(), "{line}");
+        assert_eq!(i32::from(r.white_score()), parts[1].parse::<i32>().unwrap());
+        assert_eq!(r.result(), GameResult::parse(parts[2]));
+    }
+}
+
+#[test]
+fn same_seed_same_bytes_whatever_the_threads() {
+    let one = scratch("threads1.bin");
+    let two = scratch("threads2.bin");
+    run_file(&config(6, 1, Format::Packed), &one);
+    run_file(&config(6, 2, Format::Packed), &two);
+    let bytes = std::fs::read(&one).unwrap();
+    assert!(!bytes.is_empty());
+    assert_eq!(bytes, std::fs::read(&two).unwrap());
+    let (a, _) = run_text(&config(5, 1, Format::Text));
+    let (b, _) = run_text(&config(5, 2, Format::Text));
     assert_eq!(a, b);
 }
 
 #[test]
+fn a_stopped_run_resumes_to_the_same_file_and_cuts_a_torn_tail() {
+    let whole = scratch("whole.bin");
+    run_file(&config(6, 2, Format::Packed), &whole);
+    let expected = std::fs::read(&whole).unwrap();
+
+    let parts = scratch("parts.bin");
+    let first = run_file(&config(2, 2, Format::Packed), &parts);
+    assert_eq!(first.games, 2);
+    // A kill in the middle of writing a game leaves part of a record behind.
+    let mut bytes = std::fs::read(&parts).unwrap();
+    bytes.extend_from_slice(&[0xAB; 10]);
+    std::fs::write(&parts, &bytes).unwrap();
+    let second = run_file(&config(4, 1, Format::Packed), &parts);
+    assert_eq!((second.resumed_at, second.games), (2, 2));
+    assert_eq!(second.dropped_bytes, 10);
+    // A finished run asked again has nothing to do.
+    let again = run_file(&config(4, 2, Format::Packed), &parts);
+    assert_eq!((again.resumed_at, again.games), (4, 0));
+    let third = run_file(&config(6, 2, Format::Packed), &parts);
+    assert_eq!((third.resumed_at, third.games), (4, 2));
+    assert_eq!(std::fs::read(&parts).unwrap(), expected);
+    let sidecar = std::fs::read_to_string(sidecar_path(&parts)).unwrap();
+    assert!(sidecar.contains("games_done=6"), "{sidecar}");
+    assert!(
+        sidecar.contains(&format!("bytes={}", expected.len())),
+        "{sidecar}"
+    );
+}
+
+#[test]
+fn other_settings_do_not_resume_a_run() {
+    let path = scratch("mismatch.bin");
+    run_file(&config(1, 1, Format::Packed), &path);
+    let before = std::fs::read(&path).unwrap();
+    let mut cfg = config(2, 1, Format::Packed);
+    cfg.seed = 43;
+    match generate_file(&cfg, &path, &mut |_| {}) {
+        Err(DatagenError::Mismatch { field: "seed", .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    let mut cfg = config(2, 1, Format::Text);
+    cfg.nodes = 1000;
+    let err = generate_file(&cfg, &path, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("delete"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the file is untouched"
+    );
+}
+
+#[test]
+fn a_file_without_sidecar_is_appended_to() {
+    let fresh = scratch("fresh.bin");
+    run_file(&config(2, 1, Format::Packed), &fresh);
+    let games = std::fs::read(&fresh).unwrap();
+
+    let path = scratch("append.bin");
+    let old = vec![7u8; 3 * RECORD_BYTES];
+    std::fs::write(&path, &old).unwrap();
+    let report = run_file(&config(2, 2, Format::Packed), &path);
+    assert_eq!(report.appended_after, old.len() as u64);
+    assert_eq!(std::fs::read(&path).unwrap(), [old, games].concat());
+
+    // A packed file that is not whole records is not appended to.
+    let torn = scratch("torn.bin");
+    std::fs::write(&torn, [1u8; 33]).unwrap();
+    let err = generate_file(&config(1, 1, Format::Packed), &torn, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("33 bytes"), "{err}");
+}
+
+#[test]
 fn a_bad_opening_is_a_typed_error() {
-    let mut cfg = config(1);
+    let mut cfg = config(1, 1, Format::Text);
     cfg.openings.push("not a fen".to_string());
     let err = generate(&cfg, &mut Vec::new(), &mut |_| {}).unwrap_err();
     assert!(matches!(err, DatagenError::Opening(2, _)), "{err:?}");
+    let path = scratch("bad-opening.bin");
+    assert!(generate_file(&cfg, &path, &mut |_| {}).is_err());
+    assert!(
+        !path.exists(),
+        "no file is made for a run that cannot start"
+    );
 }
