@@ -104,13 +104,19 @@ impl std::fmt::Display for BenchReport {
 
 /// Searches every bench position to `depth` and returns the total nodes and time.
 pub fn run(depth: u32) -> BenchReport {
-    run_with(depth, &mut |_, _| {})
+    run_with(depth, crate::nnue::default_evaluation(), &mut |_, _| {})
 }
 
-/// Like [`run`], calling `on_position(index, nodes)` after each position (for a verbose
-/// bench that prints per-position counts).
-pub fn run_with(depth: u32, on_position: &mut dyn FnMut(usize, u64)) -> BenchReport {
+/// Like [`run`] with the evaluation `net` (`None`: the hand-crafted one), calling
+/// `on_position(index, nodes)` after each position (for a verbose bench that prints
+/// per-position counts).
+pub fn run_with(
+    depth: u32,
+    net: Option<std::sync::Arc<crate::nnue::Network>>,
+    on_position: &mut dyn FnMut(usize, u64),
+) -> BenchReport {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
+    searcher.set_network(net);
     let control = SearchControl::default();
     let limits = Limits {
         depth: Some(depth.max(1)),

@@ -17,8 +17,10 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod search;
+pub mod train;
 pub mod types;
 pub mod uci;
 

@@ -46,6 +46,12 @@ enum Command {
     Bench {
         /// Depth in plies.
         depth: Option<u32>,
+        /// Evaluate with the hand-crafted evaluation.
+        #[arg(long, conflicts_with = "nnue")]
+        hce: bool,
+        /// Evaluate with the embedded network.
+        #[arg(long)]
+        nnue: bool,
     },
     /// Search one position and show the progress with the principal variation in SAN.
     Go {
@@ -67,6 +73,8 @@ enum Command {
     /// Self-play at a fixed node budget, writing quiet positions with score and result
     /// (packed 32-byte records, or `FEN | score | result` lines with --text); resumable.
     Datagen(DatagenArgs),
+    /// Train an evaluation network on packed positions (see `src/train/`).
+    Train(ladya::train::cli::TrainArgs),
     /// Training data files: `stats FILE`, `convert IN.txt OUT.bin`.
     #[command(subcommand)]
     Data(DataCommand),
@@ -186,8 +194,14 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     Ok(())
 }
 
-fn run_bench(depth: Option<u32>) {
-    let report = bench::run_with(depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH), &mut |i, n| {
+fn run_bench(depth: Option<u32>, hce: bool, nnue: bool) {
+    let net = match (hce, nnue) {
+        (true, _) => None,
+        (_, true) => Some(ladya::nnue::default_network()),
+        _ => ladya::nnue::default_evaluation(),
+    };
+    let depth = depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH);
+    let report = bench::run_with(depth, net, &mut |i, n| {
         say!("position {:>2}: {n:>10} nodes", i + 1)
     });
     say!("time: {:.3} s", report.elapsed.as_secs_f64());
@@ -449,7 +463,7 @@ fn run_data(command: DataCommand) -> Result<()> {
 
 /// The words clap handles; any other first argument starts a UCI command script.
 const SUBCOMMANDS: &[&str] = &[
-    "perft", "bench", "go", "epd", "book", "datagen", "data", "help",
+    "perft", "bench", "go", "epd", "book", "datagen", "data", "train", "help",
 ];
 
 fn main() -> Result<()> {
@@ -468,14 +482,16 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, fen.as_deref(), divide),
-        Some(Command::Bench { depth }) => {
-            run_bench(depth);
+        Some(Command::Bench { depth, hce, nnue }) => {
+            run_bench(depth, hce, nnue);
             Ok(())
         }
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Data(command)) => run_data(command),
+        Some(Command::Train(args)) => ladya::train::cli::run(&args, &mut |line| say!("{line}"))
+            .map_err(|e| anyhow::anyhow!("{e}")),
         Some(Command::Book { args }) => {
             say!("{}", ladya::book::run_cli(&args)?);
             Ok(())

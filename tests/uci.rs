@@ -923,3 +923,56 @@ fn overlong_lines_are_rejected_whole() {
     assert!(err.contains("longer than"), "{err}");
     assert_eq!(shown_fen(&mut e), before);
 }
+
+#[test]
+fn bad_eval_files_are_reported_and_the_network_stays() {
+    let _s = serial();
+    let dir = std::env::temp_dir().join(format!("ladya-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let embedded =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &embedded[..embedded.len() / 2]).unwrap();
+    let foreign = dir.join("foreign.nnue");
+    std::fs::write(
+        &foreign,
+        b"this is not a network at all, but it is long enough",
+    )
+    .unwrap();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, &embedded).unwrap();
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
+    for bad in [
+        format!(
+            "setoption name EvalFile value {}",
+            dir.join("missing.nnue").display()
+        ),
+        format!("setoption name EvalFile value {}", truncated.display()),
+        format!("setoption name EvalFile value {}", foreign.display()),
+        format!("setoption name EvalFile value {}", dir.display()),
+    ] {
+        e.send(&bad);
+        let err = e.expect(LONG, "error", |l| l.starts_with("info string"));
+        assert!(err.starts_with("info string error: "), "{bad}: {err}");
+        // The engine still plays, with the network it had.
+        e.send("position startpos moves e2e4");
+        e.send("go depth 3");
+        e.bestmove(LONG);
+    }
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let loaded = e.expect(LONG, "loaded", |l| l.starts_with("info string"));
+    assert!(loaded.contains("loaded"), "{loaded}");
+    e.send("setoption name EvalFile value <embedded>");
+    let loaded = e.expect(LONG, "loaded", |l| l.starts_with("info string"));
+    assert!(loaded.contains("<embedded>"), "{loaded}");
+    // Switching the evaluation off and on between searches.
+    for on in ["false", "true", "false"] {
+        e.send(&format!("setoption name UseNNUE value {on}"));
+        e.send("go depth 4");
+        e.bestmove(LONG);
+    }
+    e.send("eval");
+    e.expect(LONG, "NNUE line", |l| l.starts_with("NNUE evaluation"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -26,9 +26,11 @@ pub use see::see_ge;
 
 use crate::board::Position;
 use crate::chess_move::Move;
+use crate::nnue::{AccumulatorStack, Network};
 use history::History;
 use params::*;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -72,11 +74,64 @@ pub(crate) struct Search<'a> {
     /// Depth of the current iteration.
     root_depth: i32,
     stack: Vec<StackEntry>,
+    /// The evaluation network, or `None` for the hand-crafted evaluation.
+    net: Option<&'a Network>,
+    /// The network's accumulators along the current line.
+    acc: &'a mut AccumulatorStack,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],
 }
 
 impl Search<'_> {
+    /// Makes `mv`, keeping the network's accumulators in step.
+    #[inline(always)]
+    fn make(&mut self, pos: &mut Position, mv: Move) {
+        if self.net.is_some() {
+            self.acc.push_move(pos, mv);
+        }
+        pos.make_move(mv);
+    }
+
+    /// Takes back the move made with [`Search::make`].
+    #[inline(always)]
+    fn unmake(&mut self, pos: &mut Position) {
+        pos.unmake_move();
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+    }
+
+    /// Makes a null move, keeping the accumulators in step.
+    #[inline(always)]
+    fn make_null(&mut self, pos: &mut Position) {
+        if self.net.is_some() {
+            self.acc.push_null();
+        }
+        pos.make_null_move();
+    }
+
+    /// Takes back the null move made with [`Search::make_null`].
+    #[inline(always)]
+    fn unmake_null(&mut self, pos: &mut Position) {
+        pos.unmake_null_move();
+        if self.net.is_some() {
+            self.acc.pop();
+        }
+    }
+
+    /// The static evaluation of `pos` for the side to move: the network's when one is
+    /// set, else the hand-crafted one.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        match self.net {
+            Some(net) => {
+                debug_assert!(self.acc.matches_refresh(net, pos), "{}", pos.to_fen());
+                self.acc.evaluate(net, pos)
+            }
+            None => crate::eval::evaluate(pos),
+        }
+    }
+
     /// Looks at the node limit at every node, and at the stop flag, the pondering flag and
     /// the clock every `POLL_INTERVAL` nodes.
     #[inline]
@@ -147,6 +202,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     history: Box<History>,
     lmr: Box<[[i32; 64]; 64]>,
+    net: Option<Arc<Network>>,
+    acc: Box<AccumulatorStack>,
 }
 
 impl Searcher {
@@ -163,7 +220,19 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: Box::default(),
             lmr,
+            net: crate::nnue::default_evaluation(),
+            acc: Box::default(),
         }
+    }
+
+    /// Sets the evaluation: a network, or `None` for the hand-crafted evaluation.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
+    /// The network the search evaluates with (`None`: the hand-crafted evaluation).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// Resizes the transposition table (clears it).

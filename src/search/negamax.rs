@@ -19,7 +19,6 @@ use super::tt::TtBound;
 use super::{Search, MATE, MATE_BOUND};
 use crate::board::Position;
 use crate::chess_move::Move;
-use crate::eval::evaluate;
 use crate::movegen::MoveList;
 use crate::types::PieceType;
 
@@ -71,7 +70,7 @@ impl Search<'_> {
             return score;
         }
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
 
         // Step 5. Mate distance pruning: no line from here can beat a mate already found
@@ -118,7 +117,7 @@ impl Search<'_> {
         let static_eval = if in_check {
             NO_SCORE
         } else {
-            tt_entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;
@@ -174,11 +173,11 @@ impl Search<'_> {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
-                pos.make_null_move();
+                self.make_null(pos);
                 self.stack[ply + 1].after_null = true;
                 let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
                 self.stack[ply + 1].after_null = false;
-                pos.unmake_null_move();
+                self.unmake_null(pos);
                 if self.stopped {
                     return 0;
                 }
@@ -298,7 +297,7 @@ impl Search<'_> {
                 }
             }
 
-            pos.make_move(mv);
+            self.make(pos, mv);
             moves_searched += 1;
             if quiet {
                 quiets_tried.push(mv);
@@ -331,7 +330,7 @@ impl Search<'_> {
                     score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
                 }
             }
-            pos.unmake_move();
+            self.unmake(pos);
             if self.stopped {
                 return 0;
             }

@@ -7,7 +7,6 @@ use super::tt::TtBound;
 use super::{Search, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
-use crate::eval::evaluate;
 
 impl Search<'_> {
     /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`).
@@ -36,7 +35,7 @@ impl Search<'_> {
             return score;
         }
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos) };
         }
 
         // Step 3. Transposition table: any stored depth is enough here.
@@ -62,7 +61,7 @@ impl Search<'_> {
         let (static_eval, mut best) = if in_check {
             (-MATE, -MATE + ply as i32)
         } else {
-            let eval = tt_entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            let eval = tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             if eval >= beta {
                 return eval;
             }
@@ -92,9 +91,9 @@ impl Search<'_> {
                     continue;
                 }
             }
-            pos.make_move(mv);
+            self.make(pos, mv);
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
-            pos.unmake_move();
+            self.unmake(pos);
             if self.stopped {
                 return 0;
             }

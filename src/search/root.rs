@@ -53,7 +53,7 @@ impl Search<'_> {
                     number: i + 1,
                 });
             }
-            pos.make_move(mv);
+            self.make(pos, mv);
             let mut score;
             if i == pv_idx {
                 score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
@@ -63,7 +63,7 @@ impl Search<'_> {
                     score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
                 }
             }
-            pos.unmake_move();
+            self.unmake(pos);
             if self.stopped {
                 break;
             }
@@ -159,6 +159,10 @@ impl Searcher {
 
         let now = Instant::now();
         let pondering = control.pondering.load(Ordering::Relaxed);
+        let net = self.net.as_deref();
+        if let Some(net) = net {
+            self.acc.reset(net, &pos);
+        }
         let mut s = Search {
             tt: &self.tt,
             history: &mut self.history,
@@ -181,6 +185,8 @@ impl Searcher {
                 };
                 MAX_PLY + 8
             ],
+            net,
+            acc: &mut self.acc,
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
         };

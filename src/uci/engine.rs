@@ -8,18 +8,21 @@
 //! `go` queues too, so it reaches the search it was meant for.
 
 use super::command::{Command, StartPos};
-use super::options::{Options, OPTIONS};
+use super::options::{Options, EMBEDDED_NETWORK, OPTIONS};
 use super::output::{self, Output};
 use super::search_run::Running;
 use super::Msg;
 use crate::bench;
 use crate::board::Position;
 use crate::book::BookPlayer;
+use crate::nnue::{default_network, Network};
 use crate::perft;
 use crate::search::Searcher;
+use crate::types::Color;
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
@@ -44,6 +47,8 @@ pub(crate) struct Engine {
     quit_when_idle: bool,
     /// The opening book and its options.
     pub(super) book: BookPlayer,
+    /// The network `EvalFile` names (used while `UseNNUE` is on).
+    network: Arc<Network>,
 }
 
 impl Engine {
@@ -62,6 +67,7 @@ impl Engine {
             debug: false,
             quit_when_idle: false,
             book: BookPlayer::new(),
+            network: default_network(),
         }
     }
 
@@ -216,7 +222,43 @@ impl Engine {
 
     fn searcher(&mut self) -> &mut Searcher {
         let hash = self.options.spin("Hash") as usize;
-        self.searcher.get_or_insert_with(|| Searcher::new(hash))
+        let net = self.evaluation();
+        self.searcher.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(hash);
+            searcher.set_network(net);
+            searcher
+        })
+    }
+
+    /// The network the search should use, or `None` for the hand-crafted evaluation.
+    fn evaluation(&self) -> Option<Arc<Network>> {
+        self.options.check("UseNNUE").then(|| self.network.clone())
+    }
+
+    /// Loads the network `EvalFile` names; an unreadable file is an error and the
+    /// current network stays.
+    fn load_eval_file(&mut self) -> Result<(), String> {
+        let name = self.options.string("EvalFile");
+        let net = if name.is_empty() || name == EMBEDDED_NETWORK {
+            default_network()
+        } else {
+            let net = Network::load(std::path::Path::new(&name))
+                .map_err(|e| format!("EvalFile {name}: {e}; keeping the current network"))?;
+            Arc::new(net)
+        };
+        self.out.info_string(&format!(
+            "network {} ({:016x}) loaded",
+            if name.is_empty() {
+                EMBEDDED_NETWORK
+            } else {
+                &name
+            },
+            net.header().hash
+        ));
+        self.network = net;
+        let eval = self.evaluation();
+        self.searcher().set_network(eval);
+        Ok(())
     }
 
     pub(super) fn chess960(&self) -> bool {
@@ -262,6 +304,11 @@ impl Engine {
                 self.searcher().resize_hash(mb);
             }
             "Clear Hash" => self.searcher().clear(),
+            "EvalFile" => self.load_eval_file()?,
+            "UseNNUE" => {
+                let eval = self.evaluation();
+                self.searcher().set_network(eval);
+            }
             "OwnBook" => self.book.enabled = self.options.check("OwnBook"),
             "BookDepth" => self.book.depth = self.options.spin("BookDepth") as u32,
             "BookVariety" => self.book.variety = self.options.check("BookVariety"),
@@ -296,10 +343,38 @@ impl Engine {
         for line in trace.to_string().lines() {
             self.out.line(line);
         }
+        let pos = &self.position;
+        let white = |v: i32| {
+            if pos.side_to_move() == Color::White {
+                v
+            } else {
+                -v
+            }
+        };
+        let nnue = white(crate::nnue::evaluate_from_scratch(&self.network, pos));
+        self.out.line(&format!(
+            "NNUE evaluation: {:+.2} (White's view, network {:016x})",
+            nnue as f64 / 100.0,
+            self.network.header().hash
+        ));
+        self.out.line(&format!(
+            "The search uses the {} evaluation (UseNNUE {}).",
+            if self.options.check("UseNNUE") {
+                "network's"
+            } else {
+                "hand-crafted"
+            },
+            self.options.check("UseNNUE")
+        ));
     }
 
     fn bench(&mut self, depth: Option<u32>) {
-        let report = bench::run(depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH));
+        let eval = self.evaluation();
+        let report = bench::run_with(
+            depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH),
+            eval,
+            &mut |_, _| {},
+        );
         self.out.line(&report.to_string());
     }
 

@@ -135,7 +135,23 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "BookVariety",
         kind: OptionKind::Check { default: true },
     },
+    // The evaluation: the network (embedded, or another file) or the hand-crafted one.
+    OptionSpec {
+        name: "UseNNUE",
+        kind: OptionKind::Check {
+            default: crate::nnue::USE_NNUE_BY_DEFAULT,
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: EMBEDDED_NETWORK,
+        },
+    },
 ];
+
+/// The `EvalFile` value that names the network built into the binary.
+pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
 /// A current option value.
 #[derive(Clone, Debug, PartialEq, Eq)]

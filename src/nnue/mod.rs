@@ -1,0 +1,43 @@
+//! Evaluation by an efficiently updatable neural network (NNUE), trained on Ladya's own
+//! games (`ladya train`, `src/train/`).
+//!
+//! Architecture: a perspective network `(768 -> HIDDEN) x 2 -> 1`. Each side's accumulator
+//! sums one weight row per piece seen from that side (colour relative to the side, square
+//! mirrored vertically for Black); the two accumulators (side to move first) pass through
+//! SCReLU, `clamp(x, 0, 1)^2`, into one output neuron. The output, times
+//! [`EVAL_SCALE`], is the score in centipawns for the side to move.
+//!
+//! Files: `features.rs` maps a piece to its input; `network.rs` holds the quantized weights,
+//! their file format and the embedded default network; `accumulator.rs` the incremental
+//! accumulators along the search path.
+
+mod accumulator;
+mod features;
+mod network;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use features::{feature_index, INPUTS};
+pub use network::{
+    default_network, Network, NetworkError, NetworkHeader, EVAL_SCALE, HIDDEN, QA, QB,
+};
+
+use crate::board::Position;
+use std::sync::Arc;
+
+/// Whether the engine evaluates with the network unless told otherwise (`UseNNUE`,
+/// `bench --hce`). Off until a network beats the hand-crafted evaluation in an SPRT: the
+/// default evaluation is the stronger one.
+pub const USE_NNUE_BY_DEFAULT: bool = false;
+
+/// The evaluation a new searcher starts with: the embedded network, or `None` for the
+/// hand-crafted evaluation (see [`USE_NNUE_BY_DEFAULT`]).
+pub fn default_evaluation() -> Option<Arc<Network>> {
+    USE_NNUE_BY_DEFAULT.then(default_network)
+}
+
+/// The network's evaluation of `pos` from scratch (no incremental state), in centipawns
+/// for the side to move. For one-off evaluations; the search keeps an [`AccumulatorStack`].
+pub fn evaluate_from_scratch(net: &Network, pos: &Position) -> i32 {
+    let acc = Accumulator::refresh(net, pos);
+    net.evaluate(&acc, pos.side_to_move())
+}

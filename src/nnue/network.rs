@@ -1,0 +1,279 @@
+//! The quantized network: its weights, its file format and the embedded default network.
+//!
+//! File format (little-endian), a 64-byte header and the weights:
+//!
+//! | bytes  | field                                                              |
+//! |--------|--------------------------------------------------------------------|
+//! | 0..8   | magic `LADYANUE`                                                   |
+//! | 8..12  | format version (`u32`, 1)                                          |
+//! | 12..16 | inputs per perspective (`u32`, 768)                                |
+//! | 16..20 | hidden neurons per perspective (`u32`)                             |
+//! | 20..24 | outputs (`u32`, 1)                                                 |
+//! | 24..28 | activation (`u32`, 1 = SCReLU)                                     |
+//! | 28..32 | QA, the accumulator's quantization (`u32`)                         |
+//! | 32..36 | QB, the output weights' quantization (`u32`)                       |
+//! | 36..40 | evaluation scale, centipawns per unit of output (`u32`)            |
+//! | 40..48 | FNV-1a 64 hash of every byte after the header (`u64`)              |
+//! | 48..64 | zero                                                               |
+//!
+//! Then the input weights (`i16`, `INPUTS` rows of `HIDDEN`), the accumulator biases
+//! (`HIDDEN` x `i16`), the output weights (`2 x HIDDEN` x `i16`, side to move first) and
+//! the output bias (`i32`, in units of `QA * QB`).
+
+use super::accumulator::Accumulator;
+use super::features::INPUTS;
+use crate::types::Color;
+use std::sync::{Arc, OnceLock};
+
+/// Hidden neurons per perspective.
+pub const HIDDEN: usize = 256;
+/// Quantization of the accumulator: 1.0 in the float network is `QA` here.
+pub const QA: i32 = 255;
+/// Quantization of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output (the trainer's sigmoid scale).
+pub const EVAL_SCALE: i32 = 400;
+
+const MAGIC: &[u8; 8] = b"LADYANUE";
+const VERSION: u32 = 1;
+const ACTIVATION_SCRELU: u32 = 1;
+const HEADER_BYTES: usize = 64;
+const BODY_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The largest output weight whose product with a clamped activation fits an `i16`.
+const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+
+/// The network the binary carries (see `nets/README.md`).
+static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// Why a file is not a network this engine can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read.
+    Io(String),
+    /// Shorter or longer than the header says.
+    Size {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// Not a Ladya network file.
+    Magic,
+    /// A format version this build does not read.
+    Version(u32),
+    /// Another architecture than this build's.
+    Architecture(String),
+    /// The weights do not match the header's hash (a corrupt file).
+    Hash,
+    /// An output weight too large for the integer inference.
+    OutputWeight(i16),
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::Io(e) => write!(f, "cannot read the network: {e}"),
+            NetworkError::Size { expected, found } => {
+                write!(f, "network file has {found} bytes, expected {expected}")
+            }
+            NetworkError::Magic => write!(f, "not a Ladya network (bad magic)"),
+            NetworkError::Version(v) => write!(f, "network format version {v} (this build reads {VERSION})"),
+            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768->{HIDDEN}x2->1 SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
+            NetworkError::Hash => write!(f, "network weights do not match their hash (corrupt file)"),
+            NetworkError::OutputWeight(w) => write!(f, "output weight {w} out of range (|w| <= {MAX_OUTPUT_WEIGHT})"),
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// What the header of a network file says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetworkHeader {
+    /// Hidden neurons per perspective.
+    pub hidden: u32,
+    /// FNV-1a 64 hash of the weights.
+    pub hash: u64,
+}
+
+/// The quantized weights.
+#[derive(Clone)]
+pub struct Network {
+    /// `INPUTS` rows of `HIDDEN`.
+    pub(super) feature_weights: Vec<i16>,
+    pub(super) feature_bias: Vec<i16>,
+    /// Side to move's half first.
+    pub(super) output_weights: Vec<i16>,
+    pub(super) output_bias: i32,
+    header: NetworkHeader,
+}
+
+/// FNV-1a, 64 bits: a hash of the weights in the header, so a corrupt file is caught.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl Network {
+    /// Reads a network from the bytes of its file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::Size {
+                expected: HEADER_BYTES + BODY_BYTES,
+                found: bytes.len(),
+            });
+        }
+        if &bytes[0..8] != MAGIC {
+            return Err(NetworkError::Magic);
+        }
+        let version = read_u32(bytes, 8);
+        if version != VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        let arch = [12, 16, 20, 24, 28, 32, 36].map(|at| read_u32(bytes, at));
+        let ours = [
+            INPUTS as u32,
+            HIDDEN as u32,
+            1,
+            ACTIVATION_SCRELU,
+            QA as u32,
+            QB as u32,
+            EVAL_SCALE as u32,
+        ];
+        if arch != ours {
+            return Err(NetworkError::Architecture(format!(
+                "{}->{}x2->{} activation {}, QA {}, QB {}, scale {}",
+                arch[0], arch[1], arch[2], arch[3], arch[4], arch[5], arch[6]
+            )));
+        }
+        if bytes.len() != HEADER_BYTES + BODY_BYTES {
+            return Err(NetworkError::Size {
+                expected: HEADER_BYTES + BODY_BYTES,
+                found: bytes.len(),
+            });
+        }
+        let hash = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
+        let body = &bytes[HEADER_BYTES..];
+        if fnv1a(body) != hash {
+            return Err(NetworkError::Hash);
+        }
+        let mut words = body
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
+        let feature_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
+        let output_weights: Vec<i16> = words.by_ref().take(2 * HIDDEN).collect();
+        let output_bias = i32::from_le_bytes(body[BODY_BYTES - 4..].try_into().expect("4 bytes"));
+        if let Some(&w) = output_weights
+            .iter()
+            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetworkError::OutputWeight(w));
+        }
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            header: NetworkHeader {
+                hidden: HIDDEN as u32,
+                hash,
+            },
+        })
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| NetworkError::Io(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The bytes of a network file holding these weights (the trainer's export).
+    /// `feature_weights` is `INPUTS` rows of `HIDDEN`; `output_weights` the side to move's
+    /// half first; `output_bias` in units of `QA * QB`.
+    pub fn file_bytes(
+        feature_weights: &[i16],
+        feature_bias: &[i16],
+        output_weights: &[i16],
+        output_bias: i32,
+    ) -> Vec<u8> {
+        assert_eq!(feature_weights.len(), INPUTS * HIDDEN);
+        assert_eq!(feature_bias.len(), HIDDEN);
+        assert_eq!(output_weights.len(), 2 * HIDDEN);
+        let mut body = Vec::with_capacity(BODY_BYTES);
+        for w in feature_weights
+            .iter()
+            .chain(feature_bias)
+            .chain(output_weights)
+        {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
+        body.extend_from_slice(&output_bias.to_le_bytes());
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + BODY_BYTES);
+        bytes.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            INPUTS as u32,
+            HIDDEN as u32,
+            1,
+            ACTIVATION_SCRELU,
+            QA as u32,
+            QB as u32,
+            EVAL_SCALE as u32,
+        ] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        bytes.resize(HEADER_BYTES, 0);
+        bytes.extend_from_slice(&body);
+        bytes
+    }
+
+    /// What the header said.
+    pub fn header(&self) -> NetworkHeader {
+        self.header
+    }
+
+    /// The score in centipawns for `side` (the side to move) from a computed accumulator.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let (ours, theirs) = (acc.side(side), acc.side(!side));
+        let sum = screlu_dot(ours, &self.output_weights[..HIDDEN])
+            .wrapping_add(screlu_dot(theirs, &self.output_weights[HIDDEN..]));
+        let units = sum as i64 / QA as i64 + self.output_bias as i64;
+        (units * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+/// `sum(clamp(a, 0, QA)^2 * w)`, in units of `QA * QA * QB`. The product `c * w` fits an
+/// `i16` (output weights are bounded on load), so the compiler can use 16-bit multiplies
+/// and pairwise 32-bit sums.
+#[inline(always)]
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+    let weights: &[i16; HIDDEN] = weights.try_into().expect("HIDDEN weights");
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(weights) {
+        let c = a.clamp(0, QA as i16);
+        let cw = c.wrapping_mul(w);
+        sum = sum.wrapping_add(c as i32 * cw as i32);
+    }
+    sum
+}
+
+/// The network embedded in the binary, parsed once.
+pub fn default_network() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))
+    })
+    .clone()
+}

@@ -1,0 +1,216 @@
+//! The forward and backward pass over a batch, split between threads.
+
+use super::model::{Model, B1, B2, PARAMS, W1, W2};
+use super::SIGMOID_SCALE;
+use crate::data::PackedPosition;
+use crate::nnue::{feature_index, HIDDEN};
+use crate::types::{Color, Square};
+
+/// Per-thread gradient buffers, reused from batch to batch.
+pub(super) struct Workers {
+    grads: Vec<Vec<f32>>,
+}
+
+/// The active inputs of a position for both perspectives (side to move first), its
+/// target, and how many inputs there are.
+struct Sample {
+    features: [[u16; 32]; 2],
+    count: usize,
+    target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The bit of a position id that asks for the position mirrored left to right.
+pub(super) const MIRROR_BIT: u32 = 1 << 31;
+
+/// The inputs and target of `p`; `mirror` flips the board left to right (a-file to
+/// h-file), which changes nothing a quiet position is worth but the castling rights the
+/// inputs do not see: a second, different-looking copy of every position.
+fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
+    let stm = p.side_to_move();
+    let mut s = Sample {
+        features: [[0; 32]; 2],
+        count: 0,
+        target: 0.0,
+    };
+    let flip = if mirror { 7 } else { 0 };
+    for (piece, sq) in p.pieces() {
+        let sq = Square::new(sq.index() ^ flip);
+        s.features[0][s.count] = feature_index(stm, piece, sq) as u16;
+        s.features[1][s.count] = feature_index(!stm, piece, sq) as u16;
+        s.count += 1;
+    }
+    let white_points = p.result().map_or(0.5, |r| r.white_points());
+    let (score, points) = match stm {
+        Color::White => (p.white_score() as f32, white_points),
+        Color::Black => (-(p.white_score() as f32), 1.0 - white_points),
+    };
+    s.target = lambda * sigmoid(score / SIGMOID_SCALE) + (1.0 - lambda) * points;
+    s
+}
+
+/// The accumulators of both perspectives (float, before the activation).
+fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
+    let bias: &[f32; HIDDEN] = params[B1..W2].try_into().expect("HIDDEN biases");
+    let mut acc = [*bias; 2];
+    for (side, acc) in acc.iter_mut().enumerate() {
+        for &f in &s.features[side][..s.count] {
+            let start = W1 + f as usize * HIDDEN;
+            let row: &[f32; HIDDEN] = params[start..start + HIDDEN].try_into().expect("row");
+            for i in 0..HIDDEN {
+                acc[i] += row[i];
+            }
+        }
+    }
+    acc
+}
+
+/// The network's output (in units of `EVAL_SCALE` centipawns).
+fn output(params: &[f32], acc: &[[f32; HIDDEN]; 2]) -> f32 {
+    let mut out = params[B2];
+    for (side, acc) in acc.iter().enumerate() {
+        let w = &params[W2 + side * HIDDEN..W2 + (side + 1) * HIDDEN];
+        let mut sum = 0.0;
+        for i in 0..HIDDEN {
+            let c = acc[i].clamp(0.0, 1.0);
+            sum += c * c * w[i];
+        }
+        out += sum;
+    }
+    out
+}
+
+/// Adds one position's gradient to `grad`; returns its loss.
+fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
+    let acc = accumulate(params, s);
+    let pred = sigmoid(output(params, &acc));
+    let err = pred - s.target;
+    let g = 2.0 * err * pred * (1.0 - pred);
+    grad[B2] += g;
+    for (side, acc) in acc.iter().enumerate() {
+        let w2 = W2 + side * HIDDEN;
+        let mut d = [0.0f32; HIDDEN];
+        for i in 0..HIDDEN {
+            let a = acc[i];
+            let inside = a > 0.0 && a < 1.0;
+            let c = a.clamp(0.0, 1.0);
+            grad[w2 + i] += g * c * c;
+            d[i] = if inside {
+                g * params[w2 + i] * 2.0 * a
+            } else {
+                0.0
+            };
+        }
+        let bias: &mut [f32; HIDDEN] = (&mut grad[B1..W2]).try_into().expect("biases");
+        for i in 0..HIDDEN {
+            bias[i] += d[i];
+        }
+        for &f in &s.features[side][..s.count] {
+            let start = W1 + f as usize * HIDDEN;
+            let row: &mut [f32; HIDDEN] =
+                (&mut grad[start..start + HIDDEN]).try_into().expect("row");
+            for i in 0..HIDDEN {
+                row[i] += d[i];
+            }
+        }
+    }
+    err * err
+}
+
+impl Workers {
+    pub(super) fn new(threads: usize) -> Workers {
+        Workers {
+            grads: vec![vec![0.0; PARAMS]; threads],
+        }
+    }
+
+    /// Computes the summed gradient of the positions `ids` (left in
+    /// [`Workers::gradient`]); returns their summed loss.
+    pub(super) fn gradients(
+        &mut self,
+        model: &Model,
+        data: &[PackedPosition],
+        ids: &[u32],
+        lambda: f32,
+    ) -> f64 {
+        let chunk = ids.len().div_ceil(self.grads.len());
+        let params = &model.params;
+        let losses: Vec<f64> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .grads
+                .iter_mut()
+                .zip(ids.chunks(chunk))
+                .map(|(grad, ids)| {
+                    scope.spawn(move || {
+                        grad.fill(0.0);
+                        let mut loss = 0.0f64;
+                        for &id in ids {
+                            let p = &data[(id & !MIRROR_BIT) as usize];
+                            let s = sample(p, lambda, id & MIRROR_BIT != 0);
+                            loss += backward(params, &s, grad) as f64;
+                        }
+                        loss
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("worker"))
+                .collect()
+        });
+        // Threads with no positions (tiny batches) keep stale gradients: clear them.
+        let used = ids.chunks(chunk).count();
+        for grad in &mut self.grads[used..] {
+            grad.fill(0.0);
+        }
+        let (first, rest) = self.grads.split_at_mut(1);
+        for other in rest.iter() {
+            for (a, b) in first[0].iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        losses.iter().sum()
+    }
+
+    /// The summed gradient of the last batch.
+    pub(super) fn gradient(&self) -> &[f32] {
+        &self.grads[0]
+    }
+
+    /// The mean loss of `model` on `data`.
+    pub(super) fn loss(&self, model: &Model, data: &[PackedPosition], lambda: f32) -> f64 {
+        if data.is_empty() {
+            return 0.0;
+        }
+        let chunk = data.len().div_ceil(self.grads.len());
+        let params = &model.params;
+        let total: f64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = data
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|p| {
+                                let s = sample(p, lambda, false);
+                                let pred = sigmoid(output(params, &accumulate(params, &s)));
+                                ((pred - s.target) * (pred - s.target)) as f64
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("worker")).sum()
+        });
+        total / data.len() as f64
+    }
+}
+
+/// The float network's score in centipawns of a packed position for the side to move
+/// (to compare with the quantized network).
+pub fn float_eval(model: &Model, p: &PackedPosition) -> f32 {
+    let s = sample(p, 0.0, false);
+    output(&model.params, &accumulate(&model.params, &s)) * crate::nnue::EVAL_SCALE as f32
+}

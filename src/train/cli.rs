@@ -1,0 +1,133 @@
+//! `ladya train`: the command line of the trainer.
+
+use super::{export, train, EpochReport, Model, TrainConfig};
+use crate::data::{PackedPosition, RECORD_BYTES};
+use std::path::PathBuf;
+
+/// Options of `ladya train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Packed training files (`ladya datagen`, `ladya data convert`), concatenated in order.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Directory for checkpoints and per-epoch networks.
+    #[arg(long, default_value = "train-out")]
+    pub out_dir: PathBuf,
+    /// Where the final network goes.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Epochs.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16_384)]
+    pub batch_size: usize,
+    /// Peak learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Final learning rate as a share of the peak (cosine schedule).
+    #[arg(long, default_value_t = 0.02)]
+    pub final_lr_ratio: f32,
+    /// Weight of the search score in the target (the game result gets the rest).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Share of positions held out for validation (the file's last positions).
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Continue from a checkpoint written by an earlier run with the same settings.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Do not show positions mirrored left to right.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Use at most this many positions (from the start of the data).
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+/// Reads every record of `paths`, in order.
+pub fn read_positions(paths: &[PathBuf]) -> std::io::Result<Vec<PackedPosition>> {
+    let mut all = Vec::new();
+    for path in paths {
+        let bytes = std::fs::read(path)?;
+        if bytes.len() % RECORD_BYTES != 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {} bytes is not a whole number of records",
+                    path.display(),
+                    bytes.len()
+                ),
+            ));
+        }
+        all.extend(
+            bytes
+                .chunks_exact(RECORD_BYTES)
+                .map(|c| PackedPosition::from_bytes(c.try_into().expect("one record"))),
+        );
+    }
+    Ok(all)
+}
+
+/// Runs `ladya train`; `say` prints a line.
+pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn std::error::Error>> {
+    let mut positions = read_positions(&args.data)?;
+    if let Some(limit) = args.limit {
+        positions.truncate(limit);
+    }
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        batch_size: args.batch_size.max(1),
+        lr: args.lr,
+        final_lr_ratio: args.final_lr_ratio,
+        lambda: args.lambda,
+        validation_share: args.validation,
+        threads: args.threads.max(1),
+        seed: args.seed,
+        out_dir: args.out_dir.clone(),
+        mirror: !args.no_mirror,
+        ..TrainConfig::default()
+    };
+    let start = match &args.resume {
+        Some(path) => Some(Model::load_checkpoint(path)?),
+        None => None,
+    };
+    say(&format!(
+        "training 768->{}x2->1 on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
+        crate::nnue::HIDDEN,
+        positions.len(),
+        (positions.len() as f64 * cfg.validation_share) as usize,
+        cfg.epochs,
+        cfg.batch_size,
+        cfg.lr,
+        cfg.lambda,
+        cfg.mirror,
+        cfg.threads,
+        cfg.seed
+    ));
+    let model = train(
+        &cfg,
+        &positions,
+        start,
+        &mut |r: &EpochReport| {
+            say(&format!(
+                "epoch {:>3}  train loss {:.6}  validation loss {:.6}  lr {:.6}  {:.0} positions/s",
+                r.epoch, r.train_loss, r.validation_loss, r.lr, r.positions_per_second
+            ))
+        },
+        &mut |_, _| {},
+    )?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.out_dir.join("final.nnue"));
+    std::fs::write(&out, export(&model))?;
+    say(&format!("wrote {}", out.display()));
+    Ok(())
+}

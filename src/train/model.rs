@@ -1,0 +1,144 @@
+//! The float network being trained, its AdamW optimiser and its checkpoints.
+//!
+//! All parameters live in one flat vector (input weights, accumulator biases, output
+//! weights, output bias), so the optimiser and the checkpoint treat them alike.
+
+use super::WEIGHT_CLIP;
+use crate::nnue::{HIDDEN, INPUTS, QA, QB};
+use rand_xoshiro::rand_core::RngCore;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Offsets of each parameter block in the flat vector.
+pub(super) const W1: usize = 0;
+pub(super) const B1: usize = W1 + INPUTS * HIDDEN;
+pub(super) const W2: usize = B1 + HIDDEN;
+pub(super) const B2: usize = W2 + 2 * HIDDEN;
+/// Number of parameters.
+pub(super) const PARAMS: usize = B2 + 1;
+
+const ADAM_BETA1: f32 = 0.9;
+const ADAM_BETA2: f32 = 0.999;
+const ADAM_EPSILON: f32 = 1e-8;
+const CHECKPOINT_MAGIC: &[u8; 8] = b"LADYCKPT";
+
+/// The float network with its optimiser state.
+#[derive(Clone)]
+pub struct Model {
+    pub(super) params: Vec<f32>,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    steps: u64,
+}
+
+/// The quantized weights of a model, as the engine's network file holds them.
+pub struct Quantized {
+    /// `INPUTS` rows of `HIDDEN`, times `QA`.
+    pub feature_weights: Vec<i16>,
+    /// Times `QA`.
+    pub feature_bias: Vec<i16>,
+    /// Times `QB`.
+    pub output_weights: Vec<i16>,
+    /// Times `QA * QB`.
+    pub output_bias: i32,
+}
+
+fn uniform(rng: &mut Xoshiro256PlusPlus, bound: f32) -> f32 {
+    let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    (unit * 2.0 - 1.0) * bound
+}
+
+impl Model {
+    /// Fresh weights: uniform within +-1/sqrt(fan-in) of each layer, biases zero.
+    pub fn random(rng: &mut Xoshiro256PlusPlus) -> Model {
+        let mut params = vec![0.0; PARAMS];
+        let first = 1.0 / (INPUTS as f32).sqrt();
+        let second = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        for p in &mut params[W1..B1] {
+            *p = uniform(rng, first);
+        }
+        for p in &mut params[W2..B2] {
+            *p = uniform(rng, second);
+        }
+        Model {
+            params,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            steps: 0,
+        }
+    }
+
+    /// One AdamW step with the summed gradient of `batch` positions.
+    pub(super) fn adamw_step(&mut self, grad: &[f32], lr: f32, decay: f32, batch: usize) {
+        self.steps += 1;
+        let scale = 1.0 / batch as f32;
+        let c1 = 1.0 - ADAM_BETA1.powi(self.steps.min(1 << 20) as i32);
+        let c2 = 1.0 - ADAM_BETA2.powi(self.steps.min(1 << 20) as i32);
+        let step = lr * c2.sqrt() / c1;
+        let state = self.params.iter_mut().zip(&mut self.m).zip(&mut self.v);
+        for (((p, m), v), &g) in state.zip(grad) {
+            let g = g * scale;
+            *m = ADAM_BETA1 * *m + (1.0 - ADAM_BETA1) * g;
+            *v = ADAM_BETA2 * *v + (1.0 - ADAM_BETA2) * g * g;
+            let next = *p * (1.0 - lr * decay) - step * *m / (v.sqrt() + ADAM_EPSILON);
+            *p = next.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+
+    /// The weights rounded to the engine's integers.
+    pub fn quantize(&self) -> Quantized {
+        let q16 = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Quantized {
+            feature_weights: self.params[W1..B1].iter().map(|&x| q16(x, QA)).collect(),
+            feature_bias: self.params[B1..W2].iter().map(|&x| q16(x, QA)).collect(),
+            output_weights: self.params[W2..B2].iter().map(|&x| q16(x, QB)).collect(),
+            output_bias: (self.params[B2] * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    /// Writes the weights and optimiser state, and the number of epochs done.
+    pub fn save_checkpoint(&self, path: &Path, epochs_done: usize) -> std::io::Result<()> {
+        let tmp = path.with_extension("tmp");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        out.write_all(CHECKPOINT_MAGIC)?;
+        out.write_all(&(PARAMS as u64).to_le_bytes())?;
+        out.write_all(&(epochs_done as u64).to_le_bytes())?;
+        out.write_all(&self.steps.to_le_bytes())?;
+        for block in [&self.params, &self.m, &self.v] {
+            for x in block.iter() {
+                out.write_all(&x.to_le_bytes())?;
+            }
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(tmp, path)
+    }
+
+    /// Reads a checkpoint: the model and the number of epochs it had done.
+    pub fn load_checkpoint(path: &Path) -> std::io::Result<(Model, usize)> {
+        let bad =
+            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)?.read_to_end(&mut bytes)?;
+        if bytes.len() != 32 + 12 * PARAMS || &bytes[0..8] != CHECKPOINT_MAGIC {
+            return Err(bad("not a checkpoint of this architecture"));
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        if word(8) != PARAMS as u64 {
+            return Err(bad("checkpoint of another architecture"));
+        }
+        let floats = |block: usize| -> Vec<f32> {
+            bytes[32 + 4 * PARAMS * block..32 + 4 * PARAMS * (block + 1)]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        let model = Model {
+            params: floats(0),
+            m: floats(1),
+            v: floats(2),
+            steps: word(24),
+        };
+        Ok((model, word(16) as usize))
+    }
+}

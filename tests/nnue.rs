@@ -1,0 +1,236 @@
+//! The evaluation network: incremental accumulators, the file format, the trainer.
+
+mod common;
+
+use ladya::data::{GameResult, PackedPosition};
+use ladya::nnue::{
+    default_network, evaluate_from_scratch, AccumulatorStack, Network, NetworkError,
+};
+use ladya::train::{export, float_eval, Model, TrainConfig};
+use ladya::Position;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A network with random weights (every input matters, unlike a trained one's near-zero
+/// rows), so a wrong incremental update cannot hide.
+fn random_network(seed: u64) -> (Model, Network) {
+    let model = Model::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+    let net = Network::from_bytes(&export(&model)).expect("the export loads");
+    (model, net)
+}
+
+/// Starts with castling, en passant and promotions to come, standard and Chess960.
+fn starts() -> Vec<Position> {
+    let mut fens: Vec<String> = vec![
+        ladya::START_FEN.into(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into(),
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1".into(),
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8".into(),
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".into(),
+        // En passant on the first move.
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3".into(),
+        "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3".into(),
+        "8/8/3p4/KPp4r/1R2Pp1k/8/6P1/8 b - e3 0 1".into(),
+    ];
+    let chess960 = common::read_perft_file("perft/perft960.epd");
+    fens.extend(chess960.iter().take(20).map(|c| c.fen.clone()));
+    fens.iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect()
+}
+
+#[test]
+fn incremental_accumulator_equals_a_refresh_after_every_move_null_move_and_unmake() {
+    let (_, net) = random_network(7);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut stack = AccumulatorStack::new();
+    let (mut plies, mut kinds) = (0, [0usize; 4]);
+    let starts = starts();
+    while plies < 10_000 {
+        let mut pos = starts[(rng.next_u64() % starts.len() as u64) as usize].clone();
+        stack.reset(&net, &pos);
+        // Some evaluations are skipped on purpose: several pushes then one catch-up.
+        let mut depth = 0;
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            let roll = rng.next_u64() % 10;
+            if roll < 2 && depth > 0 {
+                if pos.last_move().is_some() {
+                    pos.unmake_move();
+                } else {
+                    pos.unmake_null_move();
+                }
+                stack.pop();
+                depth -= 1;
+            } else if roll == 2 && !pos.in_check() {
+                stack.push_null();
+                pos.make_null_move();
+                depth += 1;
+            } else if moves.is_empty() {
+                break;
+            } else {
+                // Special moves are rare in random play: prefer them when there are some.
+                let special: Vec<_> = moves
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.kind() != ladya::MoveKind::Normal)
+                    .collect();
+                let mv = if !special.is_empty() && rng.next_u64() % 4 != 0 {
+                    special[(rng.next_u64() % special.len() as u64) as usize]
+                } else {
+                    moves[(rng.next_u64() % moves.len() as u64) as usize]
+                };
+                let kind = match mv.kind() {
+                    ladya::MoveKind::Castling => 1,
+                    ladya::MoveKind::EnPassant => 2,
+                    ladya::MoveKind::Promotion => 3,
+                    ladya::MoveKind::Normal => 0,
+                };
+                kinds[kind] += 1;
+                stack.push_move(&pos, mv);
+                pos.make_move(mv);
+                depth += 1;
+            }
+            plies += 1;
+            if rng.next_u64() % 3 != 0 {
+                assert!(
+                    stack.matches_refresh(&net, &pos),
+                    "after ply {plies}: {}",
+                    pos.to_fen()
+                );
+            }
+        }
+        assert!(stack.matches_refresh(&net, &pos), "{}", pos.to_fen());
+    }
+    // The walk really met every kind of move.
+    assert!(kinds.iter().all(|&n| n > 20), "moves by kind: {kinds:?}");
+}
+
+#[test]
+fn quantized_network_agrees_with_the_float_one() {
+    let (model, net) = random_network(3);
+    for pos in starts() {
+        let packed = PackedPosition::new(&pos, 0, GameResult::Draw);
+        let float = float_eval(&model, &packed);
+        let int = evaluate_from_scratch(&net, &pos) as f32;
+        assert!(
+            (float - int).abs() <= 2.0 + float.abs() * 0.02,
+            "{}: float {float}, int {int}",
+            pos.to_fen()
+        );
+    }
+}
+
+#[test]
+fn the_embedded_network_loads_and_evaluates_symmetrically() {
+    let net = default_network();
+    for pos in starts().into_iter().take(5) {
+        let flipped = pos.color_flipped();
+        assert_eq!(
+            evaluate_from_scratch(&net, &pos),
+            evaluate_from_scratch(&net, &flipped),
+            "{}",
+            pos.to_fen()
+        );
+    }
+}
+
+#[test]
+fn bad_network_files_are_typed_errors() {
+    let (model, _) = random_network(5);
+    let good = export(&model);
+    assert!(matches!(
+        Network::from_bytes(&good[..100]),
+        Err(NetworkError::Size { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&good[..10]),
+        Err(NetworkError::Size { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&[]),
+        Err(NetworkError::Size { .. })
+    ));
+    let mut foreign = good.clone();
+    foreign[0..8].copy_from_slice(b"NNUEFILE");
+    assert_eq!(
+        Network::from_bytes(&foreign).err(),
+        Some(NetworkError::Magic)
+    );
+    let mut corrupt = good.clone();
+    let n = corrupt.len();
+    corrupt[n / 2] ^= 0x40;
+    assert_eq!(
+        Network::from_bytes(&corrupt).err(),
+        Some(NetworkError::Hash)
+    );
+    let mut other_arch = good.clone();
+    other_arch[16] = 7; // hidden size
+    assert!(matches!(
+        Network::from_bytes(&other_arch),
+        Err(NetworkError::Architecture(_))
+    ));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert_eq!(
+        Network::from_bytes(&version).err(),
+        Some(NetworkError::Version(9))
+    );
+    assert!(matches!(
+        Network::load(std::path::Path::new("/nonexistent/net.nnue")),
+        Err(NetworkError::Io(_))
+    ));
+}
+
+#[test]
+fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
+    // A few thousand positions from the engine's own self-play, through the trainer.
+    let text = include_str!("data/selfplay_sample.txt");
+    let positions: Vec<PackedPosition> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').collect();
+            let pos = Position::from_fen(f[0].trim()).unwrap();
+            PackedPosition::new(
+                &pos,
+                f[1].trim().parse().unwrap(),
+                GameResult::parse(f[2]).unwrap(),
+            )
+        })
+        .collect();
+    assert!(positions.len() >= 3000);
+    let dir = std::env::temp_dir().join(format!("ladya-train-test-{}", std::process::id()));
+    let cfg = TrainConfig {
+        epochs: 6,
+        batch_size: 256,
+        lr: 0.002,
+        validation_share: 0.1,
+        threads: 2,
+        seed: 5,
+        out_dir: dir.clone(),
+        ..TrainConfig::default()
+    };
+    let mut losses = Vec::new();
+    let model = ladya::train::train(
+        &cfg,
+        &positions,
+        None,
+        &mut |r| losses.push(r.validation_loss),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(losses.len(), 6);
+    assert!(losses[5] < losses[0] * 0.9, "validation losses {losses:?}");
+    let net = Network::from_bytes(&export(&model)).unwrap();
+    assert!(Network::load(&dir.join("epoch-6.nnue")).is_ok());
+    // The same seed and threads give the same network.
+    let again = ladya::train::train(&cfg, &positions, None, &mut |_| {}, &mut |_, _| {}).unwrap();
+    assert_eq!(export(&again), export(&model));
+    // Resuming from the checkpoint after epoch 6 with two more epochs works.
+    let (ckpt, done) = Model::load_checkpoint(&dir.join("checkpoint.bin")).unwrap();
+    assert_eq!(done, 6);
+    let _ = net;
+    let _ = ckpt;
+    std::fs::remove_dir_all(&dir).ok();
+}
