@@ -116,6 +116,9 @@ pub struct DatagenConfig {
     pub threads: usize,
     /// Output format.
     pub format: Format,
+    /// The evaluation the games are played with: a network, or `None` for the
+    /// hand-crafted evaluation (generation 0 of the training loop).
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// A data-generation failure.
@@ -269,6 +272,8 @@ struct Sidecar {
     random_plies: usize,
     openings_hash: u64,
     openings_name: String,
+    /// `hce`, or `nnue:` and the network's hash.
+    evaluation: String,
     games_done: usize,
     bytes: u64,
 }
@@ -282,6 +287,7 @@ impl Sidecar {
             random_plies: cfg.random_plies,
             openings_hash: openings_hash(&cfg.openings),
             openings_name: cfg.openings_name.clone(),
+            evaluation: evaluation_name(cfg),
             games_done,
             bytes,
         }
@@ -292,13 +298,14 @@ impl Sidecar {
             "# ladya datagen progress: the settings of the run writing the file next to this\n\
              # one and how far it got. Delete it to start a new run appended to the file.\n\
              version={SIDECAR_VERSION}\nformat={}\nseed={}\nnodes={}\nrandom_plies={}\n\
-             openings_hash={:016x}\nopenings={}\ngames_done={}\nbytes={}\n",
+             openings_hash={:016x}\nopenings={}\nevaluation={}\ngames_done={}\nbytes={}\n",
             self.format,
             self.seed,
             self.nodes,
             self.random_plies,
             self.openings_hash,
             self.openings_name,
+            self.evaluation,
             self.games_done,
             self.bytes
         )
@@ -333,6 +340,8 @@ impl Sidecar {
             openings_hash: u64::from_str_radix(get("openings_hash")?, 16)
                 .map_err(|_| "openings_hash is not hexadecimal".to_string())?,
             openings_name: get("openings")?.to_string(),
+            // Sidecars from before networks were all of hand-crafted runs.
+            evaluation: get("evaluation").unwrap_or("hce").to_string(),
             games_done: num("games_done", get("games_done")?)?,
             bytes: num("bytes", get("bytes")?)?,
         })
@@ -344,6 +353,11 @@ impl Sidecar {
             ("format", self.format.clone(), now.format.clone()),
             ("seed", self.seed.to_string(), now.seed.to_string()),
             ("nodes", self.nodes.to_string(), now.nodes.to_string()),
+            (
+                "evaluation",
+                self.evaluation.clone(),
+                now.evaluation.clone(),
+            ),
             (
                 "random plies",
                 self.random_plies.to_string(),
@@ -366,6 +380,14 @@ impl Sidecar {
             };
             differs.then_some((field, a, b))
         })
+    }
+}
+
+/// How the sidecar names the evaluation of a run.
+fn evaluation_name(cfg: &DatagenConfig) -> String {
+    match &cfg.network {
+        Some(net) => format!("nnue:{:016x}", net.header().hash),
+        None => "hce".to_string(),
     }
 }
 
@@ -434,6 +456,7 @@ fn play_games(
             let (openings, next, stop) = (&openings, &next, &stop);
             scope.spawn(move || {
                 let mut searcher = Searcher::new(HASH_MB);
+                searcher.set_network(cfg.network.clone());
                 while !stop.load(Ordering::Relaxed) {
                     let n = next.fetch_add(1, Ordering::Relaxed);
                     if n >= cfg.games {

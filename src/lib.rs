@@ -1,5 +1,6 @@
 //! Ladya, a UCI chess engine: bitboards with magic move generation, PVS alpha-beta search,
-//! a tapered hand-crafted evaluation and a Polyglot opening book.
+//! an evaluation network trained on its own games (with its data format and trainer), a
+//! tapered hand-crafted evaluation and a Polyglot opening book.
 //!
 //! Layers: `types`, `bitboard`, `chess_move`, `board` and `movegen` know the rules and
 //! nothing else; everything that thinks sits above them.

@@ -98,6 +98,18 @@ enum DataCommand {
         /// A file of packed records.
         file: std::path::PathBuf,
     },
+    /// How well the hand-crafted evaluation and a network predict a file's labels
+    /// (validation: e.g. Stockfish-scored positions, which never train a network).
+    Loss {
+        /// A file of packed records.
+        file: std::path::PathBuf,
+        /// The network (default: the embedded one).
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
+        /// Weight of the score in the target; the game result gets the rest.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+    },
     /// Convert `FEN | score | result` lines to packed records, appended to OUT.
     Convert {
         /// The text file.
@@ -126,6 +138,12 @@ struct DatagenArgs {
     /// Random legal plies after the opening.
     #[arg(long, default_value_t = 4)]
     random_plies: usize,
+    /// Play with the hand-crafted evaluation (generation 0 of the training loop).
+    #[arg(long, conflicts_with = "eval_file")]
+    hce: bool,
+    /// Play with this network instead of the engine's default evaluation.
+    #[arg(long)]
+    eval_file: Option<std::path::PathBuf>,
     /// Seed of every random choice (the same seed regenerates the same games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -385,6 +403,13 @@ fn run_datagen(args: DatagenArgs) -> Result<()> {
         } else {
             ladya::datagen::Format::Packed
         },
+        network: match (&args.eval_file, args.hce) {
+            (_, true) => None,
+            (Some(path), _) => Some(std::sync::Arc::new(
+                ladya::nnue::Network::load(path).map_err(|e| anyhow::anyhow!("{e}"))?,
+            )),
+            (None, false) => ladya::nnue::default_evaluation(),
+        },
     };
     let start = Instant::now();
     let report = ladya::datagen::generate_file(&cfg, &args.out, &mut |p| eprintln!("{p}"))?;
@@ -436,6 +461,28 @@ fn run_data(command: DataCommand) -> Result<()> {
         DataCommand::Stats { file } => {
             let stats = ladya::data::file_stats(&file)?;
             say!("{stats}");
+        }
+        DataCommand::Loss {
+            file,
+            eval_file,
+            lambda,
+        } => {
+            let net = match &eval_file {
+                Some(path) => std::sync::Arc::new(
+                    ladya::nnue::Network::load(path).map_err(|e| anyhow::anyhow!("{e}"))?,
+                ),
+                None => ladya::nnue::default_network(),
+            };
+            let positions = ladya::data::file::read_all(&file)?;
+            let l = ladya::train::validate::static_losses(&net, &positions, lambda);
+            say!(
+                "{} positions, target {lambda} x score + {} x result: hand-crafted loss {:.6}, network ({:016x}) loss {:.6}",
+                l.positions,
+                1.0 - lambda,
+                l.hand_crafted,
+                net.header().hash,
+                l.network
+            );
         }
         DataCommand::Convert { input, output } => {
             let existing = ladya::data::record_count(&output)?;

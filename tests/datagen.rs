@@ -21,6 +21,7 @@ fn config(games: usize, threads: usize, format: Format) -> DatagenConfig {
         seed: 42,
         threads,
         format,
+        network: None,
     }
 }
 
@@ -147,6 +148,16 @@ fn other_settings_do_not_resume_a_run() {
     cfg.nodes = 1000;
     let err = generate_file(&cfg, &path, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains("delete"), "{err}");
+    // A run of the hand-crafted evaluation is not resumed with a network.
+    let mut cfg = config(2, 1, Format::Packed);
+    cfg.network = Some(ladya::nnue::default_network());
+    match generate_file(&cfg, &path, &mut |_| {}) {
+        Err(DatagenError::Mismatch {
+            field: "evaluation",
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
     assert_eq!(
         std::fs::read(&path).unwrap(),
         before,

@@ -1,5 +1,11 @@
 //! Static evaluation: a tapered hand-crafted evaluation.
 //!
+//! The search evaluates with the network (`crate::nnue`) by default. This evaluation
+//! stays because it earns its place: it evaluates bare-king endings (its mop-up term mates
+//! where the network wanders), the `eval` command prints its terms so a user can read
+//! why a position stands as it does, it is `UseNNUE false` for anyone who wants it, and
+//! it plays generation 0 of the training loop (`datagen --hce`).
+//!
 //! Every term is a middlegame/endgame pair of weights from one table (`params.rs`, laid out
 //! by `layout.rs`). The terms are written once, generically over a [`Sink`]: scoring
 //! multiplies each count by its weight, tracing records the counts (for the `eval` command

@@ -97,7 +97,7 @@ pub struct NetworkHeader {
 }
 
 /// The quantized weights.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     /// `INPUTS` rows of `HIDDEN`.
     pub(super) feature_weights: Vec<i16>,
@@ -106,6 +106,12 @@ pub struct Network {
     pub(super) output_weights: Vec<i16>,
     pub(super) output_bias: i32,
     header: NetworkHeader,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({:016x})", self.header.hash)
+    }
 }
 
 /// FNV-1a, 64 bits: a hash of the weights in the header, so a corrupt file is caught.

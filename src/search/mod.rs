@@ -120,15 +120,15 @@ impl Search<'_> {
     }
 
     /// The static evaluation of `pos` for the side to move: the network's when one is
-    /// set, else the hand-crafted one.
+    /// set, else the hand-crafted one (and in bare-king endings, for its mop-up).
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.net {
-            Some(net) => {
+            Some(net) if !crate::nnue::bare_king_ending(pos) => {
                 debug_assert!(self.acc.matches_refresh(net, pos), "{}", pos.to_fen());
                 self.acc.evaluate(net, pos)
             }
-            None => crate::eval::evaluate(pos),
+            _ => crate::eval::evaluate(pos),
         }
     }
 

@@ -1,7 +1,9 @@
 //! `ladya train`: the command line of the trainer.
 
 use super::{export, train, EpochReport, Model, TrainConfig};
-use crate::data::{PackedPosition, RECORD_BYTES};
+use crate::data::file::{read_all, DataError};
+use crate::data::PackedPosition;
+use std::cell::RefCell;
 use std::path::PathBuf;
 
 /// Options of `ladya train`.
@@ -51,32 +53,23 @@ pub struct TrainArgs {
     pub limit: Option<usize>,
 }
 
+/// How often `ladya train` prints progress within an epoch.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Reads every record of `paths`, in order.
-pub fn read_positions(paths: &[PathBuf]) -> std::io::Result<Vec<PackedPosition>> {
+pub fn read_positions(paths: &[PathBuf]) -> Result<Vec<PackedPosition>, DataError> {
     let mut all = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path)?;
-        if bytes.len() % RECORD_BYTES != 0 {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "{}: {} bytes is not a whole number of records",
-                    path.display(),
-                    bytes.len()
-                ),
-            ));
-        }
-        all.extend(
-            bytes
-                .chunks_exact(RECORD_BYTES)
-                .map(|c| PackedPosition::from_bytes(c.try_into().expect("one record"))),
-        );
+        all.extend(read_all(path)?);
     }
     Ok(all)
 }
 
 /// Runs `ladya train`; `say` prints a line.
 pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn std::error::Error>> {
+    // Both the epoch reports and the progress lines print.
+    let say = RefCell::new(say);
+    let say = |line: &str| (say.borrow_mut())(line);
     let mut positions = read_positions(&args.data)?;
     if let Some(limit) = args.limit {
         positions.truncate(limit);
@@ -111,6 +104,8 @@ pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn st
         cfg.threads,
         cfg.seed
     ));
+    let mut epoch_start = std::time::Instant::now();
+    let mut last_line = epoch_start;
     let model = train(
         &cfg,
         &positions,
@@ -121,7 +116,22 @@ pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn st
                 r.epoch, r.train_loss, r.validation_loss, r.lr, r.positions_per_second
             ))
         },
-        &mut |_, _| {},
+        &mut |done, total| {
+            // A line every PROGRESS_EVERY: how far the epoch is, the speed, the time left.
+            let now = std::time::Instant::now();
+            if done == 0 {
+                epoch_start = now;
+            }
+            if now.duration_since(last_line) >= PROGRESS_EVERY && done > 0 {
+                last_line = now;
+                let secs = now.duration_since(epoch_start).as_secs_f64().max(1e-9);
+                let rate = done as f64 / secs;
+                say(&format!(
+                    "  {done}/{total} positions of this epoch, {rate:.0} positions/s, epoch ends in {:.0} s",
+                    (total - done) as f64 / rate
+                ));
+            }
+        },
     )?;
     let out = args
         .out

@@ -20,6 +20,7 @@
 mod batch;
 pub mod cli;
 mod model;
+pub mod validate;
 
 pub use batch::float_eval;
 pub use model::Model;
@@ -144,11 +145,12 @@ pub fn train(
         return Err(TrainError::TooLittleData(positions.len()));
     }
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
+    // One random stream from the seed: the initial weights, then the order of the
+    // positions. A resumed run draws (and drops) the initial weights too, so its shuffles
+    // are those of the run it continues.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let (mut model, first_epoch) = match start {
-        Some((model, done)) => (model, done),
-        None => (Model::random(&mut rng), 0),
-    };
+    let fresh = Model::random(&mut rng);
+    let (mut model, first_epoch) = start.unwrap_or((fresh, 0));
     std::fs::create_dir_all(&cfg.out_dir).map_err(TrainError::Io)?;
     let steps_per_epoch = train_set.len() / cfg.batch_size;
     let total_steps = (steps_per_epoch * cfg.epochs).max(1);

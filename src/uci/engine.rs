@@ -357,15 +357,15 @@ impl Engine {
             nnue as f64 / 100.0,
             self.network.header().hash
         ));
-        self.out.line(&format!(
-            "The search uses the {} evaluation (UseNNUE {}).",
-            if self.options.check("UseNNUE") {
-                "network's"
-            } else {
-                "hand-crafted"
-            },
-            self.options.check("UseNNUE")
-        ));
+        let used = match (
+            self.options.check("UseNNUE"),
+            crate::nnue::bare_king_ending(pos),
+        ) {
+            (false, _) => "the hand-crafted evaluation (UseNNUE false)",
+            (true, true) => "the hand-crafted evaluation (a bare-king ending: its mop-up)",
+            (true, false) => "the network (UseNNUE true)",
+        };
+        self.out.line(&format!("The search uses {used}."));
     }
 
     fn bench(&mut self, depth: Option<u32>) {
