@@ -257,27 +257,7 @@ impl Position {
     /// letter otherwise (X-FEN).
     pub fn to_fen(&self) -> String {
         let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.board[rank * 8 + file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(p.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        write_board(&self.board, &mut fen);
         fen.push_str(if self.side == Color::White {
             " w "
         } else {
@@ -321,5 +301,30 @@ impl Position {
         }
         fen.push_str(&format!("{} {}", self.halfmove, self.fullmove));
         fen
+    }
+}
+
+/// Appends the piece-placement field of a FEN for `board` (a1 = 0), rank 8 first.
+pub(crate) fn write_board(board: &[Option<Piece>; 64], fen: &mut String) {
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(p.char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
     }
 }

@@ -11,6 +11,7 @@ mod san;
 pub mod zobrist;
 
 pub use castling::{CastleSide, CastlingRights};
+pub(crate) use fen::write_board;
 pub use fen::FenError;
 pub use psq::{PsqTable, ZERO_PSQ};
 pub use san::SanError;

@@ -38,6 +38,16 @@ const MAGIC: &[u8; 8] = b"LADYANUE";
 const VERSION: u32 = 1;
 const ACTIVATION_SCRELU: u32 = 1;
 const HEADER_BYTES: usize = 64;
+/// Header bytes 12..40: inputs, hidden, outputs, activation, QA, QB, scale.
+const ARCHITECTURE: [u32; 7] = [
+    INPUTS as u32,
+    HIDDEN as u32,
+    1,
+    ACTIVATION_SCRELU,
+    QA as u32,
+    QB as u32,
+    EVAL_SCALE as u32,
+];
 const BODY_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 /// The largest output weight whose product with a clamped activation fits an `i16`.
 const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
@@ -145,16 +155,7 @@ impl Network {
             return Err(NetworkError::Version(version));
         }
         let arch = [12, 16, 20, 24, 28, 32, 36].map(|at| read_u32(bytes, at));
-        let ours = [
-            INPUTS as u32,
-            HIDDEN as u32,
-            1,
-            ACTIVATION_SCRELU,
-            QA as u32,
-            QB as u32,
-            EVAL_SCALE as u32,
-        ];
-        if arch != ours {
+        if arch != ARCHITECTURE {
             return Err(NetworkError::Architecture(format!(
                 "{}->{}x2->{} activation {}, QA {}, QB {}, scale {}",
                 arch[0], arch[1], arch[2], arch[3], arch[4], arch[5], arch[6]
@@ -226,16 +227,8 @@ impl Network {
         body.extend_from_slice(&output_bias.to_le_bytes());
         let mut bytes = Vec::with_capacity(HEADER_BYTES + BODY_BYTES);
         bytes.extend_from_slice(MAGIC);
-        for v in [
-            VERSION,
-            INPUTS as u32,
-            HIDDEN as u32,
-            1,
-            ACTIVATION_SCRELU,
-            QA as u32,
-            QB as u32,
-            EVAL_SCALE as u32,
-        ] {
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        for v in ARCHITECTURE {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
