@@ -245,6 +245,13 @@ impl Network {
     /// The score in centipawns for `side` (the side to move) from a computed accumulator.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        self.evaluate_inline(acc, side)
+    }
+
+    /// [`Network::evaluate`], always inlined (into the AVX2 build of the search's
+    /// evaluation, see `accumulator.rs`).
+    #[inline(always)]
+    pub(super) fn evaluate_inline(&self, acc: &Accumulator, side: Color) -> i32 {
         let (ours, theirs) = (acc.side(side), acc.side(!side));
         let sum = screlu_dot(ours, &self.output_weights[..HIDDEN])
             .wrapping_add(screlu_dot(theirs, &self.output_weights[HIDDEN..]));
