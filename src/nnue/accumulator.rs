@@ -292,7 +292,8 @@ impl AccumulatorStack {
     #[inline(always)]
     fn evaluate_portable(&mut self, net: &Network, pos: &Position) -> i32 {
         self.bring_up_to_date(net);
-        net.evaluate_inline(&self.entries[self.top].acc, pos.side_to_move())
+        let pieces = pos.occupied().count();
+        net.evaluate_inline(&self.entries[self.top].acc, pos.side_to_move(), pieces)
     }
 
     #[cfg(target_arch = "x86_64")]

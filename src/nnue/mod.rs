@@ -1,7 +1,8 @@
 //! Evaluation by an efficiently updatable neural network (NNUE), trained on Ladya's own
 //! games (`ladya train`, `src/train/`).
 //!
-//! Architecture: a perspective network `(768 -> HIDDEN) x 2 -> 1`. Each side's accumulator
+//! Architecture: a perspective network `(768 -> HIDDEN) x 2 -> 1`, the output neuron
+//! chosen among [`OUTPUT_BUCKETS`] by the material on the board (or one for all). Each side's accumulator
 //! sums one weight row per piece seen from that side (colour relative to the side, square
 //! mirrored vertically for Black); the two accumulators (side to move first) pass through
 //! SCReLU, `clamp(x, 0, 1)^2`, into one output neuron. The output, times
@@ -18,7 +19,8 @@ mod network;
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{feature_index, INPUTS};
 pub use network::{
-    default_network, Network, NetworkError, NetworkHeader, EVAL_SCALE, HIDDEN, QA, QB,
+    default_network, output_bucket, Network, NetworkError, NetworkHeader, EVAL_SCALE, HIDDEN,
+    OUTPUT_BUCKETS, QA, QB,
 };
 
 use crate::board::Position;
@@ -49,5 +51,5 @@ pub fn bare_king_ending(pos: &Position) -> bool {
 /// for the side to move. For one-off evaluations; the search keeps an [`AccumulatorStack`].
 pub fn evaluate_from_scratch(net: &Network, pos: &Position) -> i32 {
     let acc = Accumulator::refresh(net, pos);
-    net.evaluate(&acc, pos.side_to_move())
+    net.evaluate(&acc, pos.side_to_move(), pos.occupied().count())
 }

@@ -8,7 +8,7 @@
 //! | 8..12  | format version (`u32`, 1)                                          |
 //! | 12..16 | inputs per perspective (`u32`, 768)                                |
 //! | 16..20 | hidden neurons per perspective (`u32`)                             |
-//! | 20..24 | outputs (`u32`, 1)                                                 |
+//! | 20..24 | output buckets (`u32`: 1, or [`OUTPUT_BUCKETS`])                    |
 //! | 24..28 | activation (`u32`, 1 = SCReLU)                                     |
 //! | 28..32 | QA, the accumulator's quantization (`u32`)                         |
 //! | 32..36 | QB, the output weights' quantization (`u32`)                       |
@@ -17,8 +17,15 @@
 //! | 48..64 | zero                                                               |
 //!
 //! Then the input weights (`i16`, `INPUTS` rows of `HIDDEN`), the accumulator biases
-//! (`HIDDEN` x `i16`), the output weights (`2 x HIDDEN` x `i16`, side to move first) and
-//! the output bias (`i32`, in units of `QA * QB`).
+//! (`HIDDEN` x `i16`), the output weights (per bucket `2 x HIDDEN` x `i16`, side to move
+//! first) and the output biases (per bucket an `i32`, in units of `QA * QB`).
+//!
+//! # Output buckets
+//! A network may have one output neuron per bucket of material (pieces on the board,
+//! kings included): the same accumulators, read by the weights of the bucket the
+//! position is in, so the last layer can weigh the features differently in the
+//! middlegame and in endings at no cost in speed. Files with one bucket (generation 1)
+//! still load.
 
 use super::accumulator::Accumulator;
 use super::features::INPUTS;
@@ -33,22 +40,43 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output (the trainer's sigmoid scale).
 pub const EVAL_SCALE: i32 = 400;
+/// Output buckets of a bucketed network (see [`output_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a network
+/// with `buckets` buckets: four piece counts a bucket, 2-5 pieces in the first, 30-32 in
+/// the last.
+#[inline(always)]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        (pieces.saturating_sub(2) as usize / 4).min(buckets - 1)
+    }
+}
 
 const MAGIC: &[u8; 8] = b"LADYANUE";
 const VERSION: u32 = 1;
 const ACTIVATION_SCRELU: u32 = 1;
 const HEADER_BYTES: usize = 64;
-/// Header bytes 12..40: inputs, hidden, outputs, activation, QA, QB, scale.
-const ARCHITECTURE: [u32; 7] = [
-    INPUTS as u32,
-    HIDDEN as u32,
-    1,
-    ACTIVATION_SCRELU,
-    QA as u32,
-    QB as u32,
-    EVAL_SCALE as u32,
-];
-const BODY_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Header bytes 12..40 for a network of `buckets` output buckets: inputs, hidden,
+/// buckets, activation, QA, QB, scale.
+const fn architecture(buckets: usize) -> [u32; 7] {
+    [
+        INPUTS as u32,
+        HIDDEN as u32,
+        buckets as u32,
+        ACTIVATION_SCRELU,
+        QA as u32,
+        QB as u32,
+        EVAL_SCALE as u32,
+    ]
+}
+
+/// Bytes after the header of a network of `buckets` output buckets.
+const fn body_bytes(buckets: usize) -> usize {
+    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+}
 /// The largest output weight whose product with a clamped activation fits an `i16`.
 const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
@@ -88,7 +116,7 @@ impl std::fmt::Display for NetworkError {
             }
             NetworkError::Magic => write!(f, "not a Ladya network (bad magic)"),
             NetworkError::Version(v) => write!(f, "network format version {v} (this build reads {VERSION})"),
-            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768->{HIDDEN}x2->1 SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
+            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768->{HIDDEN}x2->1 or {OUTPUT_BUCKETS} buckets, SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
             NetworkError::Hash => write!(f, "network weights do not match their hash (corrupt file)"),
             NetworkError::OutputWeight(w) => write!(f, "output weight {w} out of range (|w| <= {MAX_OUTPUT_WEIGHT})"),
         }
@@ -102,6 +130,8 @@ impl std::error::Error for NetworkError {}
 pub struct NetworkHeader {
     /// Hidden neurons per perspective.
     pub hidden: u32,
+    /// Output buckets.
+    pub buckets: u32,
     /// FNV-1a 64 hash of the weights.
     pub hash: u64,
 }
@@ -112,9 +142,11 @@ pub struct Network {
     /// `INPUTS` rows of `HIDDEN`.
     pub(super) feature_weights: Vec<i16>,
     pub(super) feature_bias: Vec<i16>,
-    /// Side to move's half first.
+    /// Per bucket, the side to move's half first.
     pub(super) output_weights: Vec<i16>,
-    pub(super) output_bias: i32,
+    /// Per bucket.
+    pub(super) output_bias: Vec<i32>,
+    pub(super) buckets: usize,
     header: NetworkHeader,
 }
 
@@ -143,7 +175,7 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < HEADER_BYTES {
             return Err(NetworkError::Size {
-                expected: HEADER_BYTES + BODY_BYTES,
+                expected: HEADER_BYTES + body_bytes(OUTPUT_BUCKETS),
                 found: bytes.len(),
             });
         }
@@ -155,15 +187,16 @@ impl Network {
             return Err(NetworkError::Version(version));
         }
         let arch = [12, 16, 20, 24, 28, 32, 36].map(|at| read_u32(bytes, at));
-        if arch != ARCHITECTURE {
+        let buckets = arch[2] as usize;
+        if ![1, OUTPUT_BUCKETS].contains(&buckets) || arch != architecture(buckets) {
             return Err(NetworkError::Architecture(format!(
                 "{}->{}x2->{} activation {}, QA {}, QB {}, scale {}",
                 arch[0], arch[1], arch[2], arch[3], arch[4], arch[5], arch[6]
             )));
         }
-        if bytes.len() != HEADER_BYTES + BODY_BYTES {
+        if bytes.len() != HEADER_BYTES + body_bytes(buckets) {
             return Err(NetworkError::Size {
-                expected: HEADER_BYTES + BODY_BYTES,
+                expected: HEADER_BYTES + body_bytes(buckets),
                 found: bytes.len(),
             });
         }
@@ -177,8 +210,11 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
         let feature_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
-        let output_weights: Vec<i16> = words.by_ref().take(2 * HIDDEN).collect();
-        let output_bias = i32::from_le_bytes(body[BODY_BYTES - 4..].try_into().expect("4 bytes"));
+        let output_weights: Vec<i16> = words.by_ref().take(buckets * 2 * HIDDEN).collect();
+        let output_bias = body[body.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         if let Some(&w) = output_weights
             .iter()
             .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
@@ -190,8 +226,10 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
+            buckets,
             header: NetworkHeader {
                 hidden: HIDDEN as u32,
+                buckets: buckets as u32,
                 hash,
             },
         })
@@ -205,18 +243,20 @@ impl Network {
     }
 
     /// The bytes of a network file holding these weights (the trainer's export).
-    /// `feature_weights` is `INPUTS` rows of `HIDDEN`; `output_weights` the side to move's
-    /// half first; `output_bias` in units of `QA * QB`.
+    /// `feature_weights` is `INPUTS` rows of `HIDDEN`; `output_weights` per bucket the side
+    /// to move's half first; `output_bias` per bucket (its length is the number of
+    /// buckets), in units of `QA * QB`.
     pub fn file_bytes(
         feature_weights: &[i16],
         feature_bias: &[i16],
         output_weights: &[i16],
-        output_bias: i32,
+        output_bias: &[i32],
     ) -> Vec<u8> {
+        let buckets = output_bias.len();
         assert_eq!(feature_weights.len(), INPUTS * HIDDEN);
         assert_eq!(feature_bias.len(), HIDDEN);
-        assert_eq!(output_weights.len(), 2 * HIDDEN);
-        let mut body = Vec::with_capacity(BODY_BYTES);
+        assert_eq!(output_weights.len(), buckets * 2 * HIDDEN);
+        let mut body = Vec::with_capacity(body_bytes(buckets));
         for w in feature_weights
             .iter()
             .chain(feature_bias)
@@ -224,11 +264,13 @@ impl Network {
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        body.extend_from_slice(&output_bias.to_le_bytes());
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + BODY_BYTES);
+        for b in output_bias {
+            body.extend_from_slice(&b.to_le_bytes());
+        }
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
-        for v in ARCHITECTURE {
+        for v in architecture(buckets) {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
@@ -242,20 +284,23 @@ impl Network {
         self.header
     }
 
-    /// The score in centipawns for `side` (the side to move) from a computed accumulator.
+    /// The score in centipawns for `side` (the side to move) from a computed accumulator,
+    /// in a position with `pieces` pieces on the board (kings included).
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
-        self.evaluate_inline(acc, side)
+    pub fn evaluate(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
+        self.evaluate_inline(acc, side, pieces)
     }
 
     /// [`Network::evaluate`], always inlined (into the AVX2 build of the search's
     /// evaluation, see `accumulator.rs`).
     #[inline(always)]
-    pub(super) fn evaluate_inline(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub(super) fn evaluate_inline(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
+        let weights = &self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let (ours, theirs) = (acc.side(side), acc.side(!side));
-        let sum = screlu_dot(ours, &self.output_weights[..HIDDEN])
-            .wrapping_add(screlu_dot(theirs, &self.output_weights[HIDDEN..]));
-        let units = sum as i64 / QA as i64 + self.output_bias as i64;
+        let sum = screlu_dot(ours, &weights[..HIDDEN])
+            .wrapping_add(screlu_dot(theirs, &weights[HIDDEN..]));
+        let units = sum as i64 / QA as i64 + self.output_bias[bucket] as i64;
         (units * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
     }
 }

@@ -1,9 +1,9 @@
 //! The forward and backward pass over a batch, split between threads.
 
-use super::model::{Model, B1, B2, PARAMS, W1, W2};
+use super::model::{b2, Model, B1, W1, W2};
 use super::SIGMOID_SCALE;
 use crate::data::PackedPosition;
-use crate::nnue::{feature_index, HIDDEN};
+use crate::nnue::{feature_index, output_bucket, HIDDEN};
 use crate::types::{Color, Square};
 
 /// Per-thread gradient buffers, reused from batch to batch.
@@ -12,11 +12,14 @@ pub(super) struct Workers {
 }
 
 /// The active inputs of a position for both perspectives (side to move first), its
-/// target, and how many inputs there are.
+/// target, how many inputs there are, and the output weights' offset and bias index of
+/// its output bucket.
 struct Sample {
     features: [[u16; 32]; 2],
     count: usize,
     target: f32,
+    w2: usize,
+    b2: usize,
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -29,12 +32,14 @@ pub(super) const MIRROR_BIT: u32 = 1 << 31;
 /// The inputs and target of `p`; `mirror` flips the board left to right (a-file to
 /// h-file), which changes nothing a quiet position is worth but the castling rights the
 /// inputs do not see: a second, different-looking copy of every position.
-fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
+fn sample(p: &PackedPosition, lambda: f32, mirror: bool, buckets: usize) -> Sample {
     let stm = p.side_to_move();
     let mut s = Sample {
         features: [[0; 32]; 2],
         count: 0,
         target: 0.0,
+        w2: 0,
+        b2: 0,
     };
     let flip = if mirror { 7 } else { 0 };
     for (piece, sq) in p.pieces() {
@@ -49,6 +54,9 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
         Color::Black => (-(p.white_score() as f32), 1.0 - white_points),
     };
     s.target = lambda * sigmoid(score / SIGMOID_SCALE) + (1.0 - lambda) * points;
+    let bucket = output_bucket(s.count as u32, buckets);
+    s.w2 = W2 + bucket * 2 * HIDDEN;
+    s.b2 = b2(buckets) + bucket;
     s
 }
 
@@ -69,10 +77,10 @@ fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
 }
 
 /// The network's output (in units of `EVAL_SCALE` centipawns).
-fn output(params: &[f32], acc: &[[f32; HIDDEN]; 2]) -> f32 {
-    let mut out = params[B2];
+fn output(params: &[f32], s: &Sample, acc: &[[f32; HIDDEN]; 2]) -> f32 {
+    let mut out = params[s.b2];
     for (side, acc) in acc.iter().enumerate() {
-        let w = &params[W2 + side * HIDDEN..W2 + (side + 1) * HIDDEN];
+        let w = &params[s.w2 + side * HIDDEN..s.w2 + (side + 1) * HIDDEN];
         let mut sum = 0.0;
         for i in 0..HIDDEN {
             let c = acc[i].clamp(0.0, 1.0);
@@ -86,12 +94,12 @@ fn output(params: &[f32], acc: &[[f32; HIDDEN]; 2]) -> f32 {
 /// Adds one position's gradient to `grad`; returns its loss.
 fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
     let acc = accumulate(params, s);
-    let pred = sigmoid(output(params, &acc));
+    let pred = sigmoid(output(params, s, &acc));
     let err = pred - s.target;
     let g = 2.0 * err * pred * (1.0 - pred);
-    grad[B2] += g;
+    grad[s.b2] += g;
     for (side, acc) in acc.iter().enumerate() {
-        let w2 = W2 + side * HIDDEN;
+        let w2 = s.w2 + side * HIDDEN;
         let mut d = [0.0f32; HIDDEN];
         for i in 0..HIDDEN {
             let a = acc[i];
@@ -121,9 +129,10 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
 }
 
 impl Workers {
-    pub(super) fn new(threads: usize) -> Workers {
+    /// Buffers for `threads` threads training models like `model`.
+    pub(super) fn new(threads: usize, model: &Model) -> Workers {
         Workers {
-            grads: vec![vec![0.0; PARAMS]; threads],
+            grads: vec![vec![0.0; model.params.len()]; threads],
         }
     }
 
@@ -137,7 +146,7 @@ impl Workers {
         lambda: f32,
     ) -> f64 {
         let chunk = ids.len().div_ceil(self.grads.len());
-        let params = &model.params;
+        let (params, buckets) = (&model.params, model.buckets());
         let losses: Vec<f64> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .grads
@@ -149,7 +158,7 @@ impl Workers {
                         let mut loss = 0.0f64;
                         for &id in ids {
                             let p = &data[(id & !MIRROR_BIT) as usize];
-                            let s = sample(p, lambda, id & MIRROR_BIT != 0);
+                            let s = sample(p, lambda, id & MIRROR_BIT != 0, buckets);
                             loss += backward(params, &s, grad) as f64;
                         }
                         loss
@@ -186,7 +195,7 @@ impl Workers {
             return 0.0;
         }
         let chunk = data.len().div_ceil(self.grads.len());
-        let params = &model.params;
+        let (params, buckets) = (&model.params, model.buckets());
         let total: f64 = std::thread::scope(|scope| {
             let handles: Vec<_> = data
                 .chunks(chunk)
@@ -194,8 +203,8 @@ impl Workers {
                     scope.spawn(move || {
                         part.iter()
                             .map(|p| {
-                                let s = sample(p, lambda, false);
-                                let pred = sigmoid(output(params, &accumulate(params, &s)));
+                                let s = sample(p, lambda, false, buckets);
+                                let pred = sigmoid(output(params, &s, &accumulate(params, &s)));
                                 ((pred - s.target) * (pred - s.target)) as f64
                             })
                             .sum::<f64>()
@@ -211,6 +220,6 @@ impl Workers {
 /// The float network's score in centipawns of a packed position for the side to move
 /// (to compare with the quantized network).
 pub fn float_eval(model: &Model, p: &PackedPosition) -> f32 {
-    let s = sample(p, 0.0, false);
-    output(&model.params, &accumulate(&model.params, &s)) * crate::nnue::EVAL_SCALE as f32
+    let s = sample(p, 0.0, false, model.buckets());
+    output(&model.params, &s, &accumulate(&model.params, &s)) * crate::nnue::EVAL_SCALE as f32
 }

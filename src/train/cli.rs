@@ -48,6 +48,9 @@ pub struct TrainArgs {
     /// Do not show positions mirrored left to right.
     #[arg(long)]
     pub no_mirror: bool,
+    /// Output buckets by material: 1 (one output for every position) or 8.
+    #[arg(long, default_value_t = crate::nnue::OUTPUT_BUCKETS)]
+    pub output_buckets: usize,
     /// Use at most this many positions (from the start of the data).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -85,15 +88,24 @@ pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn st
         seed: args.seed,
         out_dir: args.out_dir.clone(),
         mirror: !args.no_mirror,
+        output_buckets: args.output_buckets,
         ..TrainConfig::default()
     };
+    if ![1, crate::nnue::OUTPUT_BUCKETS].contains(&cfg.output_buckets) {
+        return Err(format!(
+            "--output-buckets must be 1 or {}",
+            crate::nnue::OUTPUT_BUCKETS
+        )
+        .into());
+    }
     let start = match &args.resume {
         Some(path) => Some(Model::load_checkpoint(path)?),
         None => None,
     };
     say(&format!(
-        "training 768->{}x2->1 on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
+        "training 768->{}x2->{} on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
         crate::nnue::HIDDEN,
+        cfg.output_buckets,
         positions.len(),
         (positions.len() as f64 * cfg.validation_share) as usize,
         cfg.epochs,

@@ -64,6 +64,8 @@ pub struct TrainConfig {
     pub out_dir: PathBuf,
     /// Show each position mirrored left to right in a random half of the epochs.
     pub mirror: bool,
+    /// Output buckets: 1, or [`crate::nnue::OUTPUT_BUCKETS`] by material.
+    pub output_buckets: usize,
 }
 
 impl Default for TrainConfig {
@@ -80,6 +82,7 @@ impl Default for TrainConfig {
             seed: 1,
             out_dir: PathBuf::from("train-out"),
             mirror: true,
+            output_buckets: crate::nnue::OUTPUT_BUCKETS,
         }
     }
 }
@@ -106,6 +109,13 @@ pub enum TrainError {
     TooLittleData(usize),
     /// Writing a checkpoint or a network failed.
     Io(std::io::Error),
+    /// The checkpoint to resume has another number of output buckets than asked for.
+    Buckets {
+        /// In the checkpoint.
+        checkpoint: usize,
+        /// Asked for.
+        asked: usize,
+    },
 }
 
 impl std::fmt::Display for TrainError {
@@ -113,6 +123,10 @@ impl std::fmt::Display for TrainError {
         match self {
             TrainError::TooLittleData(n) => write!(f, "{n} positions are too few to train on"),
             TrainError::Io(e) => write!(f, "cannot write the trainer's output: {e}"),
+            TrainError::Buckets { checkpoint, asked } => write!(
+                f,
+                "the checkpoint has {checkpoint} output buckets, {asked} asked for"
+            ),
         }
     }
 }
@@ -126,7 +140,7 @@ pub fn export(model: &Model) -> Vec<u8> {
         &q.feature_weights,
         &q.feature_bias,
         &q.output_weights,
-        q.output_bias,
+        &q.output_bias,
     )
 }
 
@@ -149,13 +163,19 @@ pub fn train(
     // positions. A resumed run draws (and drops) the initial weights too, so its shuffles
     // are those of the run it continues.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let fresh = Model::random(&mut rng);
+    let fresh = Model::random(&mut rng, cfg.output_buckets);
     let (mut model, first_epoch) = start.unwrap_or((fresh, 0));
+    if model.buckets() != cfg.output_buckets {
+        return Err(TrainError::Buckets {
+            checkpoint: model.buckets(),
+            asked: cfg.output_buckets,
+        });
+    }
     std::fs::create_dir_all(&cfg.out_dir).map_err(TrainError::Io)?;
     let steps_per_epoch = train_set.len() / cfg.batch_size;
     let total_steps = (steps_per_epoch * cfg.epochs).max(1);
     let mut order: Vec<u32> = (0..train_set.len() as u32).collect();
-    let mut workers = batch::Workers::new(cfg.threads.max(1));
+    let mut workers = batch::Workers::new(cfg.threads.max(1), &model);
     // The shuffles of skipped epochs are replayed so a resumed run sees the same order.
     for _ in 0..first_epoch {
         shuffle(&mut order, &mut rng, cfg.mirror);
@@ -220,5 +240,5 @@ fn shuffle(order: &mut [u32], rng: &mut Xoshiro256PlusPlus, mirror: bool) {
 /// The mean loss of `model` on `positions` (for validation on other data, e.g.
 /// Stockfish-labelled positions, which never train a network).
 pub fn loss_on(model: &Model, positions: &[PackedPosition], lambda: f32, threads: usize) -> f64 {
-    batch::Workers::new(threads.max(1)).loss(model, positions, lambda)
+    batch::Workers::new(threads.max(1), model).loss(model, positions, lambda)
 }

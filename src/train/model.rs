@@ -1,10 +1,11 @@
 //! The float network being trained, its AdamW optimiser and its checkpoints.
 //!
 //! All parameters live in one flat vector (input weights, accumulator biases, output
-//! weights, output bias), so the optimiser and the checkpoint treat them alike.
+//! weights and biases of each output bucket), so the optimiser and the checkpoint treat
+//! them alike.
 
 use super::WEIGHT_CLIP;
-use crate::nnue::{HIDDEN, INPUTS, QA, QB};
+use crate::nnue::{HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{Read, Write};
@@ -14,9 +15,16 @@ use std::path::Path;
 pub(super) const W1: usize = 0;
 pub(super) const B1: usize = W1 + INPUTS * HIDDEN;
 pub(super) const W2: usize = B1 + HIDDEN;
-pub(super) const B2: usize = W2 + 2 * HIDDEN;
-/// Number of parameters.
-pub(super) const PARAMS: usize = B2 + 1;
+
+/// Where the output biases start in a model of `buckets` output buckets.
+pub(super) const fn b2(buckets: usize) -> usize {
+    W2 + buckets * 2 * HIDDEN
+}
+
+/// Number of parameters of a model of `buckets` output buckets.
+pub(super) const fn params(buckets: usize) -> usize {
+    b2(buckets) + buckets
+}
 
 const ADAM_BETA1: f32 = 0.9;
 const ADAM_BETA2: f32 = 0.999;
@@ -30,6 +38,7 @@ pub struct Model {
     m: Vec<f32>,
     v: Vec<f32>,
     steps: u64,
+    buckets: usize,
 }
 
 /// The quantized weights of a model, as the engine's network file holds them.
@@ -38,10 +47,10 @@ pub struct Quantized {
     pub feature_weights: Vec<i16>,
     /// Times `QA`.
     pub feature_bias: Vec<i16>,
-    /// Times `QB`.
+    /// Times `QB`, per bucket.
     pub output_weights: Vec<i16>,
-    /// Times `QA * QB`.
-    pub output_bias: i32,
+    /// Times `QA * QB`, per bucket.
+    pub output_bias: Vec<i32>,
 }
 
 fn uniform(rng: &mut Xoshiro256PlusPlus, bound: f32) -> f32 {
@@ -50,23 +59,35 @@ fn uniform(rng: &mut Xoshiro256PlusPlus, bound: f32) -> f32 {
 }
 
 impl Model {
-    /// Fresh weights: uniform within +-1/sqrt(fan-in) of each layer, biases zero.
-    pub fn random(rng: &mut Xoshiro256PlusPlus) -> Model {
-        let mut params = vec![0.0; PARAMS];
+    /// Fresh weights with `buckets` output buckets (1 or [`OUTPUT_BUCKETS`]): uniform
+    /// within +-1/sqrt(fan-in) of each layer, biases zero.
+    pub fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize) -> Model {
+        assert!(
+            [1, OUTPUT_BUCKETS].contains(&buckets),
+            "{buckets} output buckets"
+        );
+        let total = params(buckets);
+        let mut params = vec![0.0; total];
         let first = 1.0 / (INPUTS as f32).sqrt();
         let second = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         for p in &mut params[W1..B1] {
             *p = uniform(rng, first);
         }
-        for p in &mut params[W2..B2] {
+        for p in &mut params[W2..b2(buckets)] {
             *p = uniform(rng, second);
         }
         Model {
             params,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            m: vec![0.0; total],
+            v: vec![0.0; total],
             steps: 0,
+            buckets,
         }
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// One AdamW step with the summed gradient of `batch` positions.
@@ -92,8 +113,14 @@ impl Model {
         Quantized {
             feature_weights: self.params[W1..B1].iter().map(|&x| q16(x, QA)).collect(),
             feature_bias: self.params[B1..W2].iter().map(|&x| q16(x, QA)).collect(),
-            output_weights: self.params[W2..B2].iter().map(|&x| q16(x, QB)).collect(),
-            output_bias: (self.params[B2] * (QA * QB) as f32).round() as i32,
+            output_weights: self.params[W2..b2(self.buckets)]
+                .iter()
+                .map(|&x| q16(x, QB))
+                .collect(),
+            output_bias: self.params[b2(self.buckets)..]
+                .iter()
+                .map(|&x| (x * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 
@@ -102,7 +129,7 @@ impl Model {
         let tmp = path.with_extension("tmp");
         let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
         out.write_all(CHECKPOINT_MAGIC)?;
-        out.write_all(&(PARAMS as u64).to_le_bytes())?;
+        out.write_all(&(self.params.len() as u64).to_le_bytes())?;
         out.write_all(&(epochs_done as u64).to_le_bytes())?;
         out.write_all(&self.steps.to_le_bytes())?;
         for block in [&self.params, &self.m, &self.v] {
@@ -120,15 +147,22 @@ impl Model {
             |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
         let mut bytes = Vec::new();
         std::fs::File::open(path)?.read_to_end(&mut bytes)?;
-        if bytes.len() != 32 + 12 * PARAMS || &bytes[0..8] != CHECKPOINT_MAGIC {
-            return Err(bad("not a checkpoint of this architecture"));
+        if bytes.len() < 32 || &bytes[0..8] != CHECKPOINT_MAGIC {
+            return Err(bad("not a checkpoint"));
         }
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        if word(8) != PARAMS as u64 {
+        let Some(buckets) = [1, OUTPUT_BUCKETS]
+            .into_iter()
+            .find(|&b| word(8) == params(b) as u64)
+        else {
             return Err(bad("checkpoint of another architecture"));
+        };
+        let total = params(buckets);
+        if bytes.len() != 32 + 12 * total {
+            return Err(bad("truncated checkpoint"));
         }
         let floats = |block: usize| -> Vec<f32> {
-            bytes[32 + 4 * PARAMS * block..32 + 4 * PARAMS * (block + 1)]
+            bytes[32 + 4 * total * block..32 + 4 * total * (block + 1)]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect()
@@ -138,6 +172,7 @@ impl Model {
             m: floats(1),
             v: floats(2),
             steps: word(24),
+            buckets,
         };
         Ok((model, word(16) as usize))
     }
