@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod analyse;
 pub mod bench;
 pub mod bitboard;
 pub mod board;

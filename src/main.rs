@@ -3,13 +3,15 @@
 //! `ladya` alone runs the UCI loop. Arguments that are not a subcommand are run as UCI
 //! commands in order (OpenBench's convention: `ladya "setoption name Hash value 32" bench`).
 
+mod cli;
+
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use ladya::epd::EpdRecord;
-use ladya::search::{Limits, Score, SearchControl, SearchEvent, SearchInfo, Searcher, TimeBudget};
+use ladya::search::{Limits, Score, SearchControl, SearchEvent, SearchInfo, Searcher};
 use ladya::uci::{self, output::Output};
 use ladya::{bench, perft, Move, Position};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `println!` that ends the program quietly when stdout is closed (`ladya … | head`)
 /// instead of panicking.
@@ -78,6 +80,9 @@ enum Command {
     /// Training data files: `stats FILE`, `convert IN.txt OUT.bin`.
     #[command(subcommand)]
     Data(DataCommand),
+    /// Analyse the games of a PGN file: an annotated PGN with `%eval` comments, marks and
+    /// better moves, a summary per side, and an evaluation graph (`--graph FILE.svg`).
+    Analyse(cli::analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -172,16 +177,7 @@ struct SearchLimit {
 
 impl SearchLimit {
     fn limits(self) -> Limits {
-        Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            time: self.movetime.map(|ms| {
-                let t = Duration::from_millis(ms.max(1));
-                TimeBudget { soft: t, hard: t }
-            }),
-            multipv: 1,
-            ..Limits::default()
-        }
+        cli::search_limits(self.depth, self.movetime, self.nodes)
     }
 }
 
@@ -510,7 +506,7 @@ fn run_data(command: DataCommand) -> Result<()> {
 
 /// The words clap handles; any other first argument starts a UCI command script.
 const SUBCOMMANDS: &[&str] = &[
-    "perft", "bench", "go", "epd", "book", "datagen", "data", "train", "help",
+    "perft", "bench", "go", "epd", "book", "datagen", "data", "train", "analyse", "help",
 ];
 
 fn main() -> Result<()> {
@@ -535,6 +531,7 @@ fn main() -> Result<()> {
         }
         Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
+        Some(Command::Analyse(args)) => cli::analyse::run(&args, &mut |line| say!("{line}")),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Data(command)) => run_data(command),
         Some(Command::Train(args)) => ladya::train::cli::run(&args, &mut |line| say!("{line}"))

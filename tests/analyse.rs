@@ -1,0 +1,91 @@
+//! `ladya analyse`: the annotated PGN of a fixture with every PGN feature a real file has
+//! (comments, variations, NAGs, `%clk`/`%eval`, odd tags, Chess960, a broken game).
+
+use ladya::analyse::{analyse_game, annotated_pgn, play_out, AnalyseError, Mark};
+use ladya::book::parse_pgn;
+use ladya::search::{Limits, Searcher};
+
+const FIXTURE: &str = include_str!("data/analyse_features.pgn");
+
+fn limits() -> Limits {
+    Limits {
+        depth: Some(6),
+        multipv: 1,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn every_feature_is_read_and_the_broken_game_is_named() {
+    let games = parse_pgn(FIXTURE);
+    assert_eq!(games.len(), 4);
+    let checked: Vec<_> = games.iter().map(play_out).collect();
+    assert_eq!(checked[0].as_ref().unwrap().1.len(), 31);
+    assert_eq!(
+        checked[1].as_ref().unwrap_err(),
+        &AnalyseError::BadMove {
+            text: "Kxe9".into(),
+            at: "4...".into()
+        }
+    );
+    let (start, moves) = checked[2].as_ref().unwrap();
+    assert_eq!(moves.len(), 14, "Chess960 game with castling");
+    assert!(moves.iter().any(|m| m.is_castling()));
+    assert_eq!(start.fullmove_number(), 9);
+    assert_eq!(checked[3].as_ref().unwrap().1.len(), 5);
+}
+
+#[test]
+fn annotated_pgn_reads_back_with_every_move_and_eval() {
+    let games = parse_pgn(FIXTURE);
+    let mut searcher = Searcher::new(16);
+    for game in games.iter().filter(|g| play_out(g).is_ok()) {
+        let mut positions = 0;
+        let analysed = analyse_game(game, &mut searcher, &limits(), &mut || positions += 1)
+            .expect("analysable");
+        assert_eq!(positions, analysed.moves.len() + 1);
+        let text = annotated_pgn(&analysed, "Ladya test");
+        // Our own reader sees the same moves (marks are stripped when the moves are read).
+        let back = parse_pgn(&text);
+        assert_eq!(back.len(), 1, "{text}");
+        let (_, replayed) = play_out(&back[0]).expect("the annotated game replays");
+        let (_, original) = play_out(game).unwrap();
+        assert_eq!(replayed, original, "{text}");
+        assert_eq!(back[0].tag("Annotator"), Some("Ladya test"));
+        for (name, value) in &game.tags {
+            assert_eq!(back[0].tag(name), Some(value.as_str()), "tag {name}");
+        }
+        let evals = text.matches("[%eval ").count();
+        let variations = text.split_whitespace().filter(|w| *w == "(").count();
+        let mates = analysed.moves.iter().filter(|m| m.gives_mate).count();
+        assert_eq!(evals, analysed.moves.len() - mates + variations, "{text}");
+        let marked = analysed
+            .moves
+            .iter()
+            .filter(|m| m.mark != Mark::Good)
+            .count();
+        assert!(variations <= marked);
+    }
+}
+
+#[test]
+fn a_blunder_is_marked_and_the_better_move_given() {
+    // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#: Black's third move allows mate.
+    let pgn = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let games = parse_pgn(pgn);
+    let mut searcher = Searcher::new(16);
+    let analysed = analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap();
+    let nf6 = &analysed.moves[5];
+    assert_eq!(nf6.san, "Nf6");
+    assert_eq!(nf6.mark, Mark::Blunder);
+    assert!(nf6.best.is_some_and(|b| b != nf6.mv));
+    let mate = analysed.moves.last().unwrap();
+    assert!(mate.gives_mate);
+    assert_eq!(mate.mark, Mark::Good);
+    let text = annotated_pgn(&analysed, "Ladya test");
+    assert!(text.contains("3... Nf6??"), "{text}");
+    assert!(text.contains("Blunder."), "{text}");
+    let black = analysed.summary(ladya::Color::Black);
+    assert_eq!(black.blunders, 1);
+    assert!(black.accuracy < analysed.summary(ladya::Color::White).accuracy);
+}
