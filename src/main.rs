@@ -66,12 +66,9 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
-    /// Build opening books from PGN or opening lines, and probe them (`ladya book help`).
-    Book {
-        /// `build ...` or `probe ...`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// Build opening books from PGN or opening lines, and probe them.
+    #[command(subcommand)]
+    Book(ladya::book::BookCommand),
     /// Self-play at a fixed node budget, writing quiet positions with score and result
     /// (packed 32-byte records, or `FEN | score | result` lines with --text); resumable.
     Datagen(DatagenArgs),
@@ -280,15 +277,48 @@ fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize) -> Result<()> {
     );
     let mut searcher = Searcher::new(hash);
     let control = SearchControl::default();
+    // A line is printed when the score or the line changes, not once per iteration (a
+    // found mate would otherwise repeat itself up to the depth limit).
+    let mut shown: Option<(Score, Vec<Move>)> = None;
+    let mut last: Option<SearchInfo> = None;
     let result = searcher.search(&pos, &limit.limits(), &control, &mut |event| {
         if let SearchEvent::Info(info) = event {
-            say!("{}", progress_line(&pos, &info));
+            let key = (info.score, info.pv.clone());
+            if shown.as_ref() != Some(&key) {
+                say!("{}", progress_line(&pos, &info));
+                shown = Some(key);
+                last = None;
+            } else {
+                last = Some(info);
+            }
         }
     });
-    match result.best {
-        Some(mv) => say!("best move: {} ({})", pos.to_san(mv), mv.to_uci(false)),
-        None if pos.in_check() => say!("no legal move: checkmate"),
-        None => say!("no legal move: stalemate"),
+    if let Some(info) = &last {
+        say!("{}", progress_line(&pos, info));
+    }
+    let Some(best) = result.best else {
+        say!(
+            "no legal move: {}",
+            if pos.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            }
+        );
+        return Ok(());
+    };
+    let mut after = pos.clone();
+    after.make_move(best);
+    say!("");
+    say!("{after}");
+    say!("best move: {} ({})", pos.to_san(best), best.to_uci(false));
+    if let Some(info) = &result.info {
+        say!(
+            "score {}, depth {}, line {}",
+            score_text(info.score),
+            info.depth,
+            san_line(&pos, &info.pv)
+        );
     }
     Ok(())
 }
@@ -517,6 +547,18 @@ fn main() -> Result<()> {
             return Ok(());
         }
         Some(first) if !first.starts_with('-') && !SUBCOMMANDS.contains(&first.as_str()) => {
+            // A typo (`ladya analyze`) must not pass silently as a UCI script.
+            let unknown = args[1..]
+                .iter()
+                .flat_map(|a| a.split(['\n', '\r']))
+                .find_map(|l| match uci::command::parse(l) {
+                    Err(e @ uci::command::CommandError::Unknown(_)) => Some(e),
+                    _ => None,
+                });
+            if let Some(uci::command::CommandError::Unknown(word)) = unknown {
+                eprintln!("ladya: unknown command '{word}'; `ladya help` lists the commands");
+                std::process::exit(2);
+            }
             uci::run_script(&args[1..], Output::stdout());
             return Ok(());
         }
@@ -536,8 +578,8 @@ fn main() -> Result<()> {
         Some(Command::Data(command)) => run_data(command),
         Some(Command::Train(args)) => ladya::train::cli::run(&args, &mut |line| say!("{line}"))
             .map_err(|e| anyhow::anyhow!("{e}")),
-        Some(Command::Book { args }) => {
-            say!("{}", ladya::book::run_cli(&args)?);
+        Some(Command::Book(command)) => {
+            say!("{}", ladya::book::run(&command)?);
             Ok(())
         }
         None => {

@@ -394,6 +394,47 @@ fn unknown_garbage_and_line_endings_are_survived() {
     legal_bestmove(&best, &pos, false);
 }
 
+#[test]
+fn banner_help_and_unknown_commands_speak_up() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.expect(LONG, "banner", |l| {
+        l.starts_with("Ladya ") && l.contains("type help")
+    });
+    e.send("hepl");
+    e.expect(LONG, "unknown command", |l| {
+        l == "info string error: unknown command 'hepl' (type help for the commands)"
+    });
+    e.send("help");
+    e.expect(LONG, "help header", |l| l.starts_with("Ladya speaks UCI"));
+    e.expect(LONG, "help lists go", |l| l.trim_start().starts_with("go "));
+    e.expect(LONG, "help lists analyse", |l| l.contains("analyse"));
+    e.ready();
+    // While a search runs, help is answered at once.
+    e.send("go infinite");
+    e.send("help");
+    e.expect(FAST * 5, "help during search", |l| {
+        l.starts_with("Ladya speaks UCI")
+    });
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn unknown_words_on_the_command_line_fail_with_a_pointer_to_help() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .args(["analyze", "game.pgn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown command 'analyze'") && err.contains("ladya help"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
 /// The FEN line of `d`.
 fn shown_fen(e: &mut Engine) -> String {
     e.send("d");

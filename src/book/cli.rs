@@ -15,92 +15,80 @@ pub const DEFAULT_PGN_PLIES: usize = 24;
 /// Default `--min-games` for PGN books.
 pub const DEFAULT_MIN_GAMES: u32 = 1;
 
-/// How to use `ladya book`.
-pub const USAGE: &str = "\
-usage:
-  ladya book build --pgn FILE [--out FILE.bin] [--plies N] [--min-games N]
-  ladya book build --lines FILE [--out FILE.bin] [--plies N] [--min-games N]
-  ladya book probe [--fen FEN] [--moves M1 M2 ...] [--book FILE.bin]
-
---out: the book to write (default: the input's name with the extension .bin).
---plies: how many plies of each game or line go into the book (PGN default 24, lines: all).
---min-games: a move must appear in at least this many games or lines (default 1).
-probe: lists the book moves of a position (default: the start position) with weights;
---book defaults to the built-in book.";
-
-/// Runs `ladya book` with the arguments after `book`; returns the text to print.
-pub fn run_cli(args: &[String]) -> Result<String, BookError> {
-    let (command, rest) = match args.split_first() {
-        Some((c, rest)) => (c.as_str(), rest),
-        None => return Err(BookError::Usage(USAGE.into())),
-    };
-    let opts = Options::parse(rest)?;
-    match command {
-        "build" => build(&opts),
-        "probe" => probe(&opts),
-        "help" | "--help" | "-h" => Ok(USAGE.into()),
-        other => Err(BookError::Usage(format!(
-            "unknown book command {other:?}\n{USAGE}"
-        ))),
-    }
+/// `ladya book ...`, parsed by clap like every other subcommand.
+#[derive(clap::Parser, Debug)]
+#[command(name = "ladya book", about = "Build opening books and probe them")]
+pub struct BookCli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: BookCommand,
 }
 
-/// Command-line options: each `--name` with the words up to the next `--name`.
-struct Options(Vec<(String, Vec<String>)>);
+/// The book subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum BookCommand {
+    /// Build a Polyglot book from PGN games (2 points a win, 1 a draw) or opening lines.
+    Build(BuildArgs),
+    /// List the book moves of a position with their weights.
+    Probe(ProbeArgs),
+}
 
-impl Options {
-    fn parse(args: &[String]) -> Result<Options, BookError> {
-        let mut opts: Vec<(String, Vec<String>)> = Vec::new();
-        for arg in args {
-            if let Some(name) = arg.strip_prefix("--") {
-                opts.push((name.to_string(), Vec::new()));
-            } else if let Some((_, values)) = opts.last_mut() {
-                values.push(arg.clone());
-            } else {
-                return Err(BookError::Usage(format!(
-                    "unexpected argument {arg:?}\n{USAGE}"
-                )));
-            }
-        }
-        Ok(Options(opts))
-    }
+/// Options of `ladya book build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// PGN games to learn from.
+    #[arg(long, required_unless_present = "lines", conflicts_with = "lines")]
+    pub pgn: Option<String>,
+    /// An opening-lines file (`book/lines.txt` format).
+    #[arg(long)]
+    pub lines: Option<String>,
+    /// The book to write (default: the input's name with the extension .bin).
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Plies of each game or line that go into the book (PGN default 24, lines: all).
+    #[arg(long)]
+    pub plies: Option<usize>,
+    /// A move must appear in at least this many games or lines.
+    #[arg(long, default_value_t = DEFAULT_MIN_GAMES)]
+    pub min_games: u32,
+}
 
-    fn check_known(&self, known: &[&str]) -> Result<(), BookError> {
-        match self.0.iter().find(|(n, _)| !known.contains(&n.as_str())) {
-            Some((n, _)) => Err(BookError::Usage(format!("unknown option --{n}\n{USAGE}"))),
-            None => Ok(()),
-        }
-    }
+/// Options of `ladya book probe`.
+#[derive(clap::Args, Debug)]
+pub struct ProbeArgs {
+    /// The position (default: the start position); quoted, or as separate words.
+    #[arg(long, num_args = 1..=6)]
+    pub fen: Vec<String>,
+    /// Moves played from the position first (SAN or UCI).
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+    /// The book (default: the built-in book).
+    #[arg(long)]
+    pub book: Option<String>,
+}
 
-    /// All the words of an option, joined by spaces (a FEN may come quoted or not).
-    fn text(&self, name: &str) -> Result<Option<String>, BookError> {
-        match self.0.iter().find(|(n, _)| n == name) {
-            None => Ok(None),
-            Some((_, v)) if v.is_empty() => {
-                Err(BookError::Usage(format!("--{name} needs a value")))
-            }
-            Some((_, v)) => Ok(Some(v.join(" "))),
-        }
-    }
+/// How to use `ladya book` (clap's help).
+pub fn usage() -> String {
+    use clap::CommandFactory;
+    BookCli::command().render_help().to_string()
+}
 
-    fn words(&self, name: &str) -> Vec<String> {
-        self.0
-            .iter()
-            .filter(|(n, _)| n == name)
-            .flat_map(|(_, v)| {
-                v.iter()
-                    .flat_map(|w| w.split_whitespace().map(String::from))
-            })
-            .collect()
-    }
+/// Runs `ladya book` with the arguments after `book` (for tests and scripts: the
+/// binary parses them itself and calls [`run`]); returns the text to print.
+pub fn run_cli(args: &[String]) -> Result<String, BookError> {
+    use clap::Parser;
+    let cli = BookCli::try_parse_from(
+        std::iter::once("ladya book".to_string()).chain(args.iter().cloned()),
+    )
+    .map_err(|e| BookError::Usage(e.to_string()))?;
+    run(&cli.command)
+}
 
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, BookError> {
-        match self.text(name)? {
-            None => Ok(None),
-            Some(t) => t.parse().map(Some).map_err(|_| {
-                BookError::Usage(format!("--{name} needs a non-negative integer, not {t:?}"))
-            }),
-        }
+/// Runs a parsed `ladya book` command; returns the text to print.
+pub fn run(command: &BookCommand) -> Result<String, BookError> {
+    match command {
+        BookCommand::Build(args) => build(args),
+        BookCommand::Probe(args) => probe(args),
     }
 }
 
@@ -110,28 +98,27 @@ fn read_text(path: &str) -> Result<String, BookError> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn build(opts: &Options) -> Result<String, BookError> {
-    opts.check_known(&["pgn", "lines", "out", "plies", "min-games"])?;
-    let min_games = opts.number("min-games")?.unwrap_or(DEFAULT_MIN_GAMES);
-    let (input, (book, summary)) = match (opts.text("pgn")?, opts.text("lines")?) {
+fn build(args: &BuildArgs) -> Result<String, BookError> {
+    let min_games = args.min_games;
+    let (input, (book, summary)) = match (&args.pgn, &args.lines) {
         (Some(pgn), None) => {
-            let plies = opts.number("plies")?.unwrap_or(DEFAULT_PGN_PLIES);
-            let built = build_from_pgn(&read_text(&pgn)?, plies, min_games)?;
-            (pgn, built)
+            let plies = args.plies.unwrap_or(DEFAULT_PGN_PLIES);
+            let built = build_from_pgn(&read_text(pgn)?, plies, min_games)?;
+            (pgn.clone(), built)
         }
         (None, Some(lines)) => {
-            let plies = opts.number("plies")?.unwrap_or(usize::MAX);
-            let built = build_from_lines(&read_text(&lines)?, plies, min_games)?;
-            (lines, built)
+            let plies = args.plies.unwrap_or(usize::MAX);
+            let built = build_from_lines(&read_text(lines)?, plies, min_games)?;
+            (lines.clone(), built)
         }
         _ => {
-            return Err(BookError::Usage(format!(
-                "book build needs exactly one of --pgn FILE or --lines FILE\n{USAGE}"
-            )))
+            return Err(BookError::Usage(
+                "book build needs exactly one of --pgn FILE or --lines FILE".into(),
+            ))
         }
     };
-    let out = match opts.text("out")? {
-        Some(out) => out,
+    let out = match &args.out {
+        Some(out) => out.clone(),
         None => default_out(&input)?,
     };
     std::fs::write(&out, book.as_bytes()).map_err(|e| BookError::io(&out, e))?;
@@ -145,7 +132,7 @@ fn default_out(input: &str) -> Result<String, BookError> {
     let out = out.to_string_lossy().into_owned();
     if out == input {
         return Err(BookError::Usage(format!(
-            "give --out: the default output {out} is the input\n{USAGE}"
+            "give --out: the default output {out} is the input"
         )));
     }
     Ok(out)
@@ -208,18 +195,17 @@ pub fn build_from_lines(
     Ok((builder.finish(min_games)?, summary))
 }
 
-fn probe(opts: &Options) -> Result<String, BookError> {
-    opts.check_known(&["fen", "moves", "book"])?;
-    let (book, name) = match opts.text("book")? {
+fn probe(args: &ProbeArgs) -> Result<String, BookError> {
+    let (book, name) = match &args.book {
         None => (builtin_book()?, BUILTIN_BOOK.to_string()),
-        Some(path) => (Book::open(&path)?, path),
+        Some(path) => (Book::open(path)?, path.clone()),
     };
-    let mut pos = match opts.text("fen")? {
-        Some(fen) => Position::from_fen(&fen)?,
-        None => Position::startpos(),
+    let mut pos = match args.fen.is_empty() {
+        false => Position::from_fen(&args.fen.join(" "))?,
+        true => Position::startpos(),
     };
-    for token in opts.words("moves") {
-        let mv = parse_move(&pos, &token).ok_or_else(|| {
+    for token in args.moves.iter().flat_map(|w| w.split_whitespace()) {
+        let mv = parse_move(&pos, token).ok_or_else(|| {
             BookError::Usage(format!("move {token:?} is not legal in {}", pos.to_fen()))
         })?;
         pos.make_move(mv);

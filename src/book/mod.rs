@@ -18,7 +18,10 @@ pub mod random;
 mod select;
 
 pub use builder::{BookBuilder, GameResult, DRAW_WEIGHT, WIN_WEIGHT};
-pub use cli::{build_from_lines, build_from_pgn, probe_report, run_cli, USAGE};
+pub use cli::{
+    build_from_lines, build_from_pgn, probe_report, run, run_cli, usage, BookCli, BookCommand,
+    BuildArgs, ProbeArgs,
+};
 pub use error::BookError;
 pub use key::{has_standard_castling, polyglot_key};
 pub use lines::{parse_lines, OpeningLine};

@@ -3,7 +3,8 @@
 //! Parsing needs no game state, so it runs on the stdin reader thread. Moves stay text
 //! here: only the engine, which owns the position, can tell whether they are legal.
 //! Following the UCI spec, unknown leading tokens are skipped (`joho debug on` is `debug
-//! on`), and a line with no known command is ignored.
+//! on`); a line with no known command at all is an error ([`CommandError::Unknown`]), so a
+//! person who mistypes learns of it.
 
 use std::fmt;
 
@@ -113,6 +114,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `perft <depth>`.
     Perft(u32),
+    /// `help`: list the commands.
+    Help,
 }
 
 /// Why a line could not be turned into a command.
@@ -134,6 +137,8 @@ pub enum CommandError {
     },
     /// An input line longer than this many bytes was ignored.
     LineTooLong(usize),
+    /// The line holds no command this engine knows.
+    Unknown(String),
     /// A keyword was expected.
     Unexpected {
         /// The command.
@@ -152,6 +157,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::LineTooLong(max) => {
                 write!(f, "input line longer than {max} bytes ignored")
+            }
+            CommandError::Unknown(line) => {
+                write!(f, "unknown command '{line}' (type help for the commands)")
             }
             CommandError::Unexpected { command, token } => {
                 write!(f, "{command}: unexpected '{token}'")
@@ -179,6 +187,7 @@ const COMMANDS: &[&str] = &[
     "eval",
     "bench",
     "perft",
+    "help",
 ];
 
 /// The keywords of `go`; `searchmoves` lists moves up to the next of these.
@@ -197,12 +206,14 @@ const GO_KEYWORDS: &[&str] = &[
     "infinite",
 ];
 
-/// Parses one input line. `Ok(None)` means there is nothing to do (empty line, unknown
-/// command such as Arena's `xboard`).
+/// Parses one input line. `Ok(None)` means there is nothing to do (an empty line).
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+    if tokens.is_empty() {
         return Ok(None);
+    }
+    let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Err(CommandError::Unknown(shortened(line.trim())));
     };
     let args = &tokens[start + 1..];
     let command = match tokens[start] {
@@ -230,10 +241,42 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             })?;
             Command::Perft(number(t, "perft depth")?)
         }
+        "help" => Command::Help,
         _ => return Ok(None),
     };
     Ok(Some(command))
 }
+
+/// Longest piece of an unknown line quoted back.
+const QUOTED_CHARS: usize = 60;
+
+/// `line`, cut to [`QUOTED_CHARS`] characters for an error message.
+fn shortened(line: &str) -> String {
+    match line.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+/// What `help` prints: the UCI commands and Ladya's own, one per line.
+pub const HELP: &[&str] = &[
+    "Ladya speaks UCI. Commands:",
+    "  uci                    engine name, author and options",
+    "  isready                answers readyok",
+    "  setoption name N value V   set an option (see uci for the list)",
+    "  ucinewgame             a new game: clears the hash and history",
+    "  position startpos|fen FEN [moves M1 M2 ...]",
+    "  go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N]",
+    "     [mate N] [infinite] [ponder] [searchmoves M1 M2 ...]",
+    "  stop, ponderhit, quit",
+    "Ladya's own:",
+    "  d                      the board, FEN and key",
+    "  eval                   the evaluation and its terms",
+    "  bench [depth]          fixed search of the bench positions: nodes and nps",
+    "  perft N                leaf count of the move tree to depth N",
+    "  help                   this list",
+    "From a shell: ladya help (perft, bench, go, epd, analyse, book, datagen, data, train).",
+];
 
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, CommandError> {
     text.parse().map_err(|_| CommandError::BadNumber {
@@ -388,10 +431,20 @@ mod tests {
     }
 
     #[test]
-    fn unknown_lines_are_ignored() {
+    fn unknown_lines_are_reported() {
         assert_eq!(parse("").unwrap(), None);
-        assert_eq!(parse("xboard").unwrap(), None);
-        assert_eq!(parse("protover 2").unwrap(), None);
+        assert_eq!(parse(" \t ").unwrap(), None);
+        assert_eq!(parse("xboard"), Err(CommandError::Unknown("xboard".into())));
+        assert_eq!(
+            parse("protover 2"),
+            Err(CommandError::Unknown("protover 2".into()))
+        );
+        let long = "x".repeat(500);
+        let Err(CommandError::Unknown(quoted)) = parse(&long) else {
+            panic!("not reported")
+        };
+        assert_eq!(quoted.len(), QUOTED_CHARS + 3);
+        assert_eq!(ok("help"), Command::Help);
         assert_eq!(ok("joho debug on"), Command::Debug(true));
         assert_eq!(ok("  isready \r"), Command::IsReady);
     }

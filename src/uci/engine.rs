@@ -147,6 +147,7 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::IsReady => self.out.line("readyok"),
             Command::Uci => self.uci(),
+            Command::Help => self.help(),
             Command::Debug(on) => self.debug = on,
             Command::Register => {}
             Command::Stop | Command::PonderHit if !go_queued => self.search_control(&c),
@@ -216,8 +217,16 @@ impl Engine {
             Command::Eval => self.eval(),
             Command::Bench(depth) => self.bench(depth),
             Command::Perft(depth) => self.perft(depth),
+            Command::Help => self.help(),
         }
         Flow::Continue
+    }
+
+    /// `help`: the commands, one per line.
+    fn help(&self) {
+        for line in super::command::HELP {
+            self.out.line(line);
+        }
     }
 
     fn searcher(&mut self) -> &mut Searcher {

@@ -39,9 +39,20 @@ pub(crate) enum Msg {
     EndOfScript,
 }
 
-/// Runs the UCI loop on standard input and output until `quit` or end of input.
+/// The line printed when the engine starts on a terminal or under a GUI (GUIs ignore it).
+pub fn banner() -> String {
+    format!(
+        "Ladya {} by the Ladya developers (UCI; type help for the commands)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Runs the UCI loop on standard input and output until `quit` or end of input, after
+/// the [`banner`].
 pub fn run_stdio() {
-    run(std::io::stdin(), Output::stdout());
+    let out = Output::stdout();
+    out.line(&banner());
+    run(std::io::stdin(), out);
 }
 
 /// Runs the UCI loop reading commands from `input` and writing to `out`, until `quit` or
