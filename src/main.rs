@@ -178,6 +178,9 @@ impl SearchLimit {
     }
 }
 
+/// `ladya perft` shows progress from this depth on.
+const PERFT_PROGRESS_DEPTH: u32 = 7;
+
 fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     let mut pos = match fen {
         Some(f) => Position::from_fen(f)?,
@@ -187,7 +190,20 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
         bail!("perft depth must be at least 1");
     }
     let start = Instant::now();
-    let total = if divide {
+    let total = if depth >= PERFT_PROGRESS_DEPTH && !divide {
+        // Deep counts take minutes: count root move by root move, with progress.
+        let moves = pos.legal_moves();
+        let mut bar = cli::progress::Progress::new("perft", moves.len() as u64, "root moves");
+        let mut total = 0;
+        for &mv in &moves {
+            pos.make_move(mv);
+            total += perft::perft(&mut pos, depth - 1);
+            pos.unmake_move();
+            bar.inc(1);
+        }
+        bar.finish();
+        total
+    } else if divide {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, depth) {
             say!("{}: {n}", mv.uci(true));
@@ -329,15 +345,21 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
     let limits = limit.limits();
     let mut searcher = Searcher::new(hash);
     let (mut solved, mut total, mut skipped) = (0, 0, 0);
+    let records = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count();
+    let mut bar = cli::progress::Progress::new("epd", records as u64, "positions");
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
+        bar.inc(1);
         let name = format!("line {}", n + 1);
         let record = match EpdRecord::parse(line) {
             Ok(r) => r,
             Err(e) => {
-                say!("{name}: skipped: {e}");
+                bar.suspend(|| say!("{name}: skipped: {e}"));
                 skipped += 1;
                 continue;
             }
@@ -346,12 +368,12 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let (best, avoid) = match (record.moves("bm"), record.moves("am")) {
             (Ok(b), Ok(a)) if !(b.is_empty() && a.is_empty()) => (b, a),
             (Err(e), _) | (_, Err(e)) => {
-                say!("{name}: skipped: {e}");
+                bar.suspend(|| say!("{name}: skipped: {e}"));
                 skipped += 1;
                 continue;
             }
             _ => {
-                say!("{name}: skipped: no bm or am");
+                bar.suspend(|| say!("{name}: skipped: no bm or am"));
                 skipped += 1;
                 continue;
             }
@@ -362,7 +384,7 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let result = searcher.search(pos, &limits, &control, &mut |_| {});
         total += 1;
         let Some(mv) = result.best else {
-            say!("{name}: FAIL: no move found");
+            bar.suspend(|| say!("{name}: FAIL: no move found"));
             continue;
         };
         let ok = (best.is_empty() || best.contains(&mv)) && !avoid.contains(&mv);
@@ -387,12 +409,15 @@ fn run_epd(file: &std::path::Path, limit: SearchLimit, hash: usize) -> Result<()
         let score = result.info.as_ref().map_or(String::new(), |i| {
             format!(" ({} depth {})", score_text(i.score), i.depth)
         });
-        say!(
-            "{name}: {} played {}{score}, expected {expected}",
-            if ok { "ok  " } else { "FAIL" },
-            pos.to_san(mv),
-        );
+        bar.suspend(|| {
+            say!(
+                "{name}: {} played {}{score}, expected {expected}",
+                if ok { "ok  " } else { "FAIL" },
+                pos.to_san(mv),
+            )
+        });
     }
+    bar.finish();
     if skipped > 0 {
         say!("skipped {skipped}");
     }
@@ -438,7 +463,23 @@ fn run_datagen(args: DatagenArgs) -> Result<()> {
         },
     };
     let start = Instant::now();
-    let report = ladya::datagen::generate_file(&cfg, &args.out, &mut |p| eprintln!("{p}"))?;
+    let mut bar: Option<cli::progress::Progress> = None;
+    let report = ladya::datagen::generate_file(&cfg, &args.out, &mut |p| {
+        if !cli::progress::bar_wanted() {
+            eprintln!("{p}");
+            return;
+        }
+        let bar = bar.get_or_insert_with(|| {
+            let mut b = cli::progress::Progress::new("datagen", p.games_total as u64, "games");
+            b.set(p.games_done.saturating_sub(p.session_games) as u64);
+            b
+        });
+        bar.set(p.games_done as u64);
+        bar.message(format!("{} positions", p.session_positions));
+    })?;
+    if let Some(bar) = bar {
+        bar.finish();
+    }
     if report.games == 0 && report.resumed_at >= cfg.games {
         say!(
             "{}: the run is complete ({} of {} games); a larger --games extends it",
@@ -534,6 +575,35 @@ fn run_data(command: DataCommand) -> Result<()> {
     Ok(())
 }
 
+fn run_train(args: &ladya::train::cli::TrainArgs) -> Result<()> {
+    // One bar per epoch on a terminal; the trainer's own plain lines elsewhere.
+    let mut bar: Option<cli::progress::Progress> = None;
+    let mut epoch = 0;
+    let mut hook = |done: usize, total: usize| {
+        if done == 0 {
+            epoch += 1;
+            if let Some(old) = bar.take() {
+                old.finish();
+            }
+            bar = Some(cli::progress::Progress::new(
+                &format!("epoch {epoch}"),
+                total as u64,
+                "positions",
+            ));
+        }
+        if let Some(bar) = bar.as_mut() {
+            bar.set(done as u64);
+        }
+    };
+    let progress: Option<&mut dyn FnMut(usize, usize)> = if cli::progress::bar_wanted() {
+        Some(&mut hook)
+    } else {
+        None
+    };
+    ladya::train::cli::run(args, &mut |line| say!("{line}"), progress)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
 /// The words clap handles; any other first argument starts a UCI command script.
 const SUBCOMMANDS: &[&str] = &[
     "perft", "bench", "go", "epd", "book", "datagen", "data", "train", "analyse", "help",
@@ -576,8 +646,7 @@ fn main() -> Result<()> {
         Some(Command::Analyse(args)) => cli::analyse::run(&args, &mut |line| say!("{line}")),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Data(command)) => run_data(command),
-        Some(Command::Train(args)) => ladya::train::cli::run(&args, &mut |line| say!("{line}"))
-            .map_err(|e| anyhow::anyhow!("{e}")),
+        Some(Command::Train(args)) => run_train(&args),
         Some(Command::Book(command)) => {
             say!("{}", ladya::book::run(&command)?);
             Ok(())

@@ -20,7 +20,7 @@ pub struct Progress {
 }
 
 /// True when progress may be drawn as a bar: stderr is a terminal and this is not CI.
-fn bar_wanted() -> bool {
+pub fn bar_wanted() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
@@ -60,6 +60,20 @@ impl Progress {
                 eprintln!("{}", self.line());
             }
             None => {}
+        }
+    }
+
+    /// `done` steps are done in all (for jobs that report a count, not steps).
+    pub fn set(&mut self, done: u64) {
+        let steps = done.saturating_sub(self.done);
+        self.inc(steps);
+    }
+
+    /// Runs `f` (which prints to stdout) with the bar out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
         }
     }
 

@@ -68,8 +68,14 @@ pub fn read_positions(paths: &[PathBuf]) -> Result<Vec<PackedPosition>, DataErro
     Ok(all)
 }
 
-/// Runs `ladya train`; `say` prints a line.
-pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn std::error::Error>> {
+/// Runs `ladya train`; `say` prints a line. `progress`, when given, hears (positions done
+/// in the epoch, positions in the epoch) instead of the plain progress lines (the binary
+/// draws a bar with it on a terminal).
+pub fn run(
+    args: &TrainArgs,
+    say: &mut dyn FnMut(&str),
+    mut progress: Option<&mut dyn FnMut(usize, usize)>,
+) -> Result<(), Box<dyn std::error::Error>> {
     // Both the epoch reports and the progress lines print.
     let say = RefCell::new(say);
     let say = |line: &str| (say.borrow_mut())(line);
@@ -129,6 +135,9 @@ pub fn run(args: &TrainArgs, say: &mut dyn FnMut(&str)) -> Result<(), Box<dyn st
             ))
         },
         &mut |done, total| {
+            if let Some(progress) = progress.as_mut() {
+                return progress(done, total);
+            }
             // A line every PROGRESS_EVERY: how far the epoch is, the speed, the time left.
             let now = std::time::Instant::now();
             if done == 0 {
