@@ -70,7 +70,19 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
                 analyse::GraphError::Format(graph.display().to_string())
             );
         }
+        // Output problems are reported before the analysis, not after minutes of it.
+        let dir = graph.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            bail!("cannot draw {}: no such directory", graph.display());
+        }
     }
+    let mut out_file = match &args.out {
+        Some(out) => Some(
+            std::fs::File::create(out)
+                .with_context(|| format!("cannot write {}", out.display()))?,
+        ),
+        None => None,
+    };
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     // PGN in the wild is often Latin-1: names may garble, moves are ASCII.
@@ -122,13 +134,14 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
             String::new()
         }
     ));
-    match &args.out {
-        Some(out) => {
-            std::fs::write(out, &text)
+    match (&args.out, out_file.as_mut()) {
+        (Some(out), Some(file)) => {
+            use std::io::Write as _;
+            file.write_all(text.as_bytes())
                 .with_context(|| format!("cannot write {}", out.display()))?;
             report.push(format!("annotated PGN written to {}", out.display()));
         }
-        None => say(text.trim_end()),
+        _ => say(text.trim_end()),
     }
     if let Some(graph) = &args.graph {
         analyse::draw_graph(&analysed, graph)?;
