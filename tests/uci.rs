@@ -421,6 +421,28 @@ fn banner_help_and_unknown_commands_speak_up() {
 }
 
 #[test]
+fn errors_of_commands_queued_behind_a_search_are_reported_at_once() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.expect(LONG, "search running", |l| l.starts_with("info depth"));
+    e.send("position startpos moves e2e5");
+    e.expect(FAST * 5, "position error now", |l| {
+        l.starts_with("info string error:") && l.contains("e2e5")
+    });
+    e.send("go depth banana");
+    e.expect(FAST * 5, "go warning now", |l| {
+        l.starts_with("info string error:") && l.contains("banana")
+    });
+    e.send("stop");
+    e.bestmove(LONG);
+    // The queued `go` (its bad depth skipped: an infinite search) still runs.
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    legal_bestmove(&best, &Position::startpos(), false);
+}
+
+#[test]
 fn unknown_words_on_the_command_line_fail_with_a_pointer_to_help() {
     let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
         .args(["analyze", "game.pgn"])

@@ -137,7 +137,24 @@ impl Engine {
     }
 
     /// Handles a command as it arrives: at once, or queued behind the running search.
-    fn command(&mut self, c: Command) -> Flow {
+    /// Its errors are reported now either way, so a user never waits for a search to end
+    /// to learn that a command was wrong.
+    fn command(&mut self, mut c: Command) -> Flow {
+        match &mut c {
+            Command::Go(go) => {
+                for w in std::mem::take(&mut go.warnings) {
+                    self.out.error(w);
+                }
+            }
+            Command::Position { start, moves } => {
+                // A bad `position` keeps the current one: nothing to queue.
+                if let Err(e) = build_position(start, moves) {
+                    self.out.error(e);
+                    return Flow::Continue;
+                }
+            }
+            _ => {}
+        }
         if self.search.is_none() && self.pending.is_empty() {
             return self.execute(c);
         }

@@ -54,10 +54,8 @@ pub(super) struct Running {
 
 impl Engine {
     /// Starts the search of a `go` on its own thread (or answers from the book).
+    /// The `go`'s warnings were reported when it arrived (`Engine::command`).
     pub(super) fn go(&mut self, go: GoParams) {
-        for w in &go.warnings {
-            self.out.error(w);
-        }
         let pos = self.position.clone();
         let chess960 = self.chess960();
         let mut searchmoves: Vec<Move> = Vec::new();
