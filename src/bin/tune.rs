@@ -3,9 +3,15 @@
 //! Example, on the Stockfish self-play positions (decompressed outside git):
 //! `cargo run --release --bin tune -- /tmp/tune/sf15.txt --out src/eval/params.rs`
 
+// The progress display of the `ladya` binary, shared by path (it is no part of the library).
+#[path = "../cli/progress.rs"]
+#[allow(dead_code)] // the tuner uses part of it
+mod progress;
+
 use anyhow::Result;
 use clap::Parser;
 use ladya::eval::tune::{tune, TuneConfig};
+use std::cell::RefCell;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -52,7 +58,14 @@ fn main() -> Result<()> {
         params_out: a.out,
         params_in: a.params,
     };
-    let report = tune(&cfg, &mut |line| println!("{line}"))?;
+    // Both callbacks touch the bar: lines print with it out of the way.
+    let bar = RefCell::new(progress::Progress::new("tune", cfg.epochs as u64, "epochs"));
+    let report = tune(
+        &cfg,
+        &mut |line| bar.borrow().suspend(|| println!("{line}")),
+        &mut |epoch| bar.borrow_mut().set(epoch as u64),
+    )?;
+    bar.into_inner().finish();
     println!(
         "positions: {} train, {} held out; K = {:.6}",
         report.train_positions, report.holdout_positions, report.k

@@ -229,8 +229,13 @@ fn fit_k(data: &Data, w: &[(f64, f64)]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Tunes the weights; `progress` receives a line of text now and then.
-pub fn tune(cfg: &TuneConfig, progress: &mut dyn FnMut(&str)) -> Result<TuneReport, TuneError> {
+/// Tunes the weights; `progress` receives a line of text now and then, `on_epoch` the
+/// number of epochs done after each (for a progress bar).
+pub fn tune(
+    cfg: &TuneConfig,
+    progress: &mut dyn FnMut(&str),
+    on_epoch: &mut dyn FnMut(usize),
+) -> Result<TuneReport, TuneError> {
     let (train, held) = load(cfg)?;
     progress(&format!(
         "loaded {} training and {} held-out positions, {} weights",
@@ -290,6 +295,7 @@ pub fn tune(cfg: &TuneConfig, progress: &mut dyn FnMut(&str)) -> Result<TuneRepo
             step(grad[i].0, &mut mi.0, &mut vi.0, &mut wi.0);
             step(grad[i].1, &mut mi.1, &mut vi.1, &mut wi.1);
         }
+        on_epoch(epoch);
         if epoch % 50 == 0 || epoch == cfg.epochs {
             progress(&format!(
                 "epoch {epoch}: train {:.6}, held out {:.6}",
