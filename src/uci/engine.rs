@@ -8,7 +8,7 @@
 //! `go` queues too, so it reaches the search it was meant for.
 
 use super::command::{Command, StartPos};
-use super::options::{Options, EMBEDDED_NETWORK, OPTIONS};
+use super::options::{OptionId, Options, EMBEDDED_NETWORK, OPTIONS};
 use super::output::{self, Output};
 use super::search_run::Running;
 use super::Msg;
@@ -55,7 +55,7 @@ impl Engine {
     /// A new engine writing to `out`; search threads report back through `tx`.
     pub(crate) fn new(out: Output, tx: Sender<Msg>) -> Engine {
         let options = Options::new();
-        let hash = options.spin("Hash") as usize;
+        let hash = options.spin(OptionId::Hash) as usize;
         Engine {
             out,
             tx,
@@ -247,7 +247,7 @@ impl Engine {
     }
 
     fn searcher(&mut self) -> &mut Searcher {
-        let hash = self.options.spin("Hash") as usize;
+        let hash = self.options.spin(OptionId::Hash) as usize;
         let net = self.evaluation();
         self.searcher.get_or_insert_with(|| {
             let mut searcher = Searcher::new(hash);
@@ -258,13 +258,15 @@ impl Engine {
 
     /// The network the search should use, or `None` for the hand-crafted evaluation.
     fn evaluation(&self) -> Option<Arc<Network>> {
-        self.options.check("UseNNUE").then(|| self.network.clone())
+        self.options
+            .check(OptionId::UseNnue)
+            .then(|| self.network.clone())
     }
 
     /// Loads the network `EvalFile` names; an unreadable file is an error and the
     /// current network stays.
     fn load_eval_file(&mut self) -> Result<(), String> {
-        let name = self.options.string("EvalFile");
+        let name = self.options.string(OptionId::EvalFile);
         let net = if name.is_empty() || name == EMBEDDED_NETWORK {
             default_network()
         } else {
@@ -288,7 +290,7 @@ impl Engine {
     }
 
     pub(super) fn chess960(&self) -> bool {
-        self.options.check("UCI_Chess960")
+        self.options.check(OptionId::Chess960)
     }
 
     fn uci(&self) {
@@ -305,7 +307,7 @@ impl Engine {
         match self.options.set(name, value) {
             Err(e) => self.out.error(e),
             Ok((spec, old)) => {
-                if let Err(e) = self.apply_option(spec.name) {
+                if let Err(e) = self.apply_option(spec.id) {
                     self.options.restore(spec, old);
                     self.out.error(e);
                 } else if self.debug {
@@ -316,10 +318,10 @@ impl Engine {
     }
 
     /// Side effects of an option that has just been set. An error rejects the value.
-    fn apply_option(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "Hash" => {
-                let mb = self.options.spin("Hash") as usize;
+    fn apply_option(&mut self, id: OptionId) -> Result<(), String> {
+        match id {
+            OptionId::Hash => {
+                let mb = self.options.spin(OptionId::Hash) as usize;
                 // A table the machine cannot hold would abort the process: probe the
                 // allocation first (reserving address space touches no memory).
                 let mut probe: Vec<u8> = Vec::new();
@@ -329,23 +331,27 @@ impl Engine {
                 drop(probe);
                 self.searcher().resize_hash(mb);
             }
-            "Clear Hash" => self.searcher().clear(),
-            "EvalFile" => self.load_eval_file()?,
-            "UseNNUE" => {
+            OptionId::ClearHash => self.searcher().clear(),
+            OptionId::EvalFile => self.load_eval_file()?,
+            OptionId::UseNnue => {
                 let eval = self.evaluation();
                 self.searcher().set_network(eval);
             }
-            "OwnBook" => self.book.enabled = self.options.check("OwnBook"),
-            "BookDepth" => self.book.depth = self.options.spin("BookDepth") as u32,
-            "BookVariety" => self.book.variety = self.options.check("BookVariety"),
-            "BookFile" => {
+            OptionId::OwnBook => self.book.enabled = self.options.check(OptionId::OwnBook),
+            OptionId::BookDepth => self.book.depth = self.options.spin(OptionId::BookDepth) as u32,
+            OptionId::BookVariety => self.book.variety = self.options.check(OptionId::BookVariety),
+            OptionId::BookFile => {
                 // The value stays set: the error is reported once and the engine plays
                 // on without a book until another file is given.
-                if let Err(e) = self.book.set_file(self.options.string("BookFile")) {
+                if let Err(e) = self.book.set_file(self.options.string(OptionId::BookFile)) {
                     self.out.error(format!("{e}; playing without a book"));
                 }
             }
-            _ => {}
+            OptionId::Threads
+            | OptionId::Ponder
+            | OptionId::MultiPv
+            | OptionId::MoveOverhead
+            | OptionId::Chess960 => {} // read when a search starts
         }
         Ok(())
     }
@@ -384,7 +390,7 @@ impl Engine {
             self.network.header().hash
         ));
         let used = match (
-            self.options.check("UseNNUE"),
+            self.options.check(OptionId::UseNnue),
             crate::nnue::bare_king_ending(pos),
         ) {
             (false, _) => "the hand-crafted evaluation (UseNNUE false)",

@@ -2,9 +2,11 @@
 //! for `setoption`.
 //!
 //! HOW TO ADD AN OPTION (e.g. the book's `OwnBook`, `BookFile`, `BookDepth`, `BookVariety`):
-//! 1. add one `OptionSpec` line to `OPTIONS` below (its name is how you read it back);
-//! 2. read the value where you need it with `options.check("OwnBook")`,
-//!    `options.spin("BookDepth")` or `options.string("BookFile")`;
+//! 1. add a variant to [`OptionId`] and one `OptionSpec` line to `OPTIONS` below, in the
+//!    same place (a test checks that the two orders agree);
+//! 2. read the value where you need it with `options.check(OptionId::OwnBook)`,
+//!    `options.spin(OptionId::BookDepth)` or `options.string(OptionId::BookFile)`: a
+//!    misspelt option is a compile error, not a silent 0;
 //! 3. if setting it must *do* something at once (load a file, resize a table), add an arm
 //!    to `Engine::apply_option` in `uci/engine.rs`; returning an error there rejects the
 //!    value and restores the old one.
@@ -48,9 +50,42 @@ pub enum OptionKind {
     },
 }
 
+/// Every option, in the order of [`OPTIONS`]: how the engine reads a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    /// `Hash`: transposition table size in MB.
+    Hash,
+    /// `Threads`: search threads.
+    Threads,
+    /// `Clear Hash`: a button that empties the table.
+    ClearHash,
+    /// `Ponder`: the GUI may let the engine think on the opponent's time.
+    Ponder,
+    /// `MultiPV`: lines reported.
+    MultiPv,
+    /// `Move Overhead`: ms kept back per move.
+    MoveOverhead,
+    /// `UCI_Chess960`: castling moves as king-takes-rook.
+    Chess960,
+    /// `OwnBook`: play from the opening book.
+    OwnBook,
+    /// `BookFile`: the book.
+    BookFile,
+    /// `BookDepth`: book moves up to this ply.
+    BookDepth,
+    /// `BookVariety`: choose among book moves by weight.
+    BookVariety,
+    /// `UseNNUE`: the network, or the hand-crafted evaluation.
+    UseNnue,
+    /// `EvalFile`: the network file.
+    EvalFile,
+}
+
 /// One option as announced to the GUI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
+    /// How the engine refers to it.
+    pub id: OptionId,
     /// The name, as announced (matching is case-insensitive).
     pub name: &'static str,
     /// Its type, default and range.
@@ -67,6 +102,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 /// Every option the engine announces, in the order `uci` lists them.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
+        id: OptionId::Hash,
         name: "Hash",
         kind: OptionKind::Spin {
             default: DEFAULT_HASH_MB,
@@ -76,6 +112,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     // Single-threaded until the search is parallel: announced so GUIs can set it to 1.
     OptionSpec {
+        id: OptionId::Threads,
         name: "Threads",
         kind: OptionKind::Spin {
             default: 1,
@@ -84,14 +121,17 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::ClearHash,
         name: "Clear Hash",
         kind: OptionKind::Button,
     },
     OptionSpec {
+        id: OptionId::Ponder,
         name: "Ponder",
         kind: OptionKind::Check { default: false },
     },
     OptionSpec {
+        id: OptionId::MultiPv,
         name: "MultiPV",
         kind: OptionKind::Spin {
             default: 1,
@@ -100,6 +140,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::MoveOverhead,
         name: "Move Overhead",
         kind: OptionKind::Spin {
             default: DEFAULT_MOVE_OVERHEAD_MS,
@@ -108,22 +149,26 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::Chess960,
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
     // The opening book (`book::BookPlayer`). Off by default: tournament managers that
     // bring their own openings must not be surprised.
     OptionSpec {
+        id: OptionId::OwnBook,
         name: "OwnBook",
         kind: OptionKind::Check { default: false },
     },
     OptionSpec {
+        id: OptionId::BookFile,
         name: "BookFile",
         kind: OptionKind::String {
             default: BUILTIN_BOOK,
         },
     },
     OptionSpec {
+        id: OptionId::BookDepth,
         name: "BookDepth",
         kind: OptionKind::Spin {
             default: DEFAULT_BOOK_DEPTH as i64,
@@ -132,17 +177,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::BookVariety,
         name: "BookVariety",
         kind: OptionKind::Check { default: true },
     },
     // The evaluation: the network (embedded, or another file) or the hand-crafted one.
     OptionSpec {
+        id: OptionId::UseNnue,
         name: "UseNNUE",
         kind: OptionKind::Check {
             default: crate::nnue::USE_NNUE_BY_DEFAULT,
         },
     },
     OptionSpec {
+        id: OptionId::EvalFile,
         name: "EvalFile",
         kind: OptionKind::String {
             default: EMBEDDED_NETWORK,
@@ -317,28 +365,28 @@ impl Options {
             .position(|o| o.name.eq_ignore_ascii_case(name))
     }
 
-    fn value(&self, name: &str) -> Option<&OptionValue> {
-        Options::index(name).and_then(|i| self.values.get(i))
+    fn value(&self, id: OptionId) -> &OptionValue {
+        &self.values[id as usize]
     }
 
-    /// The value of a check option (false for an unknown name).
-    pub fn check(&self, name: &str) -> bool {
-        matches!(self.value(name), Some(OptionValue::Check(true)))
+    /// The value of a check option.
+    pub fn check(&self, id: OptionId) -> bool {
+        matches!(self.value(id), OptionValue::Check(true))
     }
 
-    /// The value of a spin option (0 for an unknown name).
-    pub fn spin(&self, name: &str) -> i64 {
-        match self.value(name) {
-            Some(OptionValue::Spin(n)) => *n,
-            _ => 0,
+    /// The value of a spin option.
+    pub fn spin(&self, id: OptionId) -> i64 {
+        match self.value(id) {
+            OptionValue::Spin(n) => *n,
+            other => unreachable!("{id:?} is no spin option: {other:?}"),
         }
     }
 
-    /// The value of a string or combo option (empty for an unknown name).
-    pub fn string(&self, name: &str) -> &str {
-        match self.value(name) {
-            Some(OptionValue::Text(s)) => s,
-            _ => "",
+    /// The value of a string or combo option.
+    pub fn string(&self, id: OptionId) -> &str {
+        match self.value(id) {
+            OptionValue::Text(s) => s,
+            other => unreachable!("{id:?} is no string option: {other:?}"),
         }
     }
 
@@ -359,9 +407,7 @@ impl Options {
 
     /// Puts back a value returned by `set`.
     pub fn restore(&mut self, spec: &OptionSpec, old: OptionValue) {
-        if let Some(i) = Options::index(spec.name) {
-            self.values[i] = old;
-        }
+        self.values[spec.id as usize] = old;
     }
 }
 
@@ -373,11 +419,11 @@ mod tests {
     fn names_and_values_are_case_insensitive() {
         let mut o = Options::new();
         o.set("hash", Some("32")).unwrap();
-        assert_eq!(o.spin("Hash"), 32);
+        assert_eq!(o.spin(OptionId::Hash), 32);
         o.set("  move overhead ", Some(" 100 ")).unwrap();
-        assert_eq!(o.spin("Move Overhead"), 100);
+        assert_eq!(o.spin(OptionId::MoveOverhead), 100);
         o.set("uci_chess960", Some("TRUE")).unwrap();
-        assert!(o.check("UCI_Chess960"));
+        assert!(o.check(OptionId::Chess960));
     }
 
     #[test]
@@ -389,8 +435,27 @@ mod tests {
         assert!(o.set("Hash", None).is_err());
         assert!(o.set("Ponder", Some("yes")).is_err());
         assert!(o.set("Nonsense", Some("1")).is_err());
-        assert_eq!(o.spin("Hash"), DEFAULT_HASH_MB);
-        assert!(!o.check("Ponder"));
+        assert_eq!(o.spin(OptionId::Hash), DEFAULT_HASH_MB);
+        assert!(!o.check(OptionId::Ponder));
+    }
+
+    #[test]
+    fn ids_follow_the_table_order() {
+        for (i, spec) in OPTIONS.iter().enumerate() {
+            assert_eq!(spec.id as usize, i, "{}", spec.name);
+        }
+        // Every value reads back with its own type.
+        let o = Options::new();
+        for spec in OPTIONS {
+            match spec.kind {
+                OptionKind::Check { default } => assert_eq!(o.check(spec.id), default),
+                OptionKind::Spin { default, .. } => assert_eq!(o.spin(spec.id), default),
+                OptionKind::String { default } | OptionKind::Combo { default, .. } => {
+                    assert_eq!(o.string(spec.id), default)
+                }
+                OptionKind::Button => {}
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use super::command::GoParams;
 use super::engine::Engine;
+use super::options::OptionId;
 use super::output;
 use super::time;
 use super::Msg;
@@ -71,21 +72,21 @@ impl Engine {
                 return;
             }
         }
-        let overhead = Duration::from_millis(self.options.spin("Move Overhead") as u64);
+        let overhead = Duration::from_millis(self.options.spin(OptionId::MoveOverhead) as u64);
         let limits = Limits {
             depth: go.depth,
             nodes: go.nodes,
             mate: go.mate,
             time: time::budget(&go, pos.side_to_move(), overhead),
             searchmoves,
-            multipv: self.options.spin("MultiPV").max(1) as usize,
+            multipv: self.options.spin(OptionId::MultiPv).max(1) as usize,
         };
         if self.debug {
             self.out.info_string(&format!("limits {limits:?}"));
         }
         let control = Arc::new(SearchControl::default());
         control.pondering.store(go.ponder, Ordering::Relaxed);
-        let hash = self.options.spin("Hash") as usize;
+        let hash = self.options.spin(OptionId::Hash) as usize;
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(hash));
         self.search = Some(Running {
             control: Arc::clone(&control),
