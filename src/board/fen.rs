@@ -30,6 +30,9 @@ pub enum FenError {
     ExtraKing(Color),
     /// A pawn stands on the first or last rank.
     PawnOnBackRank(Square),
+    /// A side has more pieces than its eight pawns and their promotions can give (ten
+    /// queens, nine pawns and a third rook, …).
+    TooMuchMaterial(Color),
     /// The side-to-move field is not `w` or `b`.
     BadSideToMove(String),
     /// The castling field has a character that is not a castling right.
@@ -65,6 +68,11 @@ impl fmt::Display for FenError {
             FenError::MissingKing(c) => write!(f, "{} king is missing", color_name(*c)),
             FenError::ExtraKing(c) => write!(f, "{} has more than one king", color_name(*c)),
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on the first or last rank ({sq})"),
+            FenError::TooMuchMaterial(c) => write!(
+                f,
+                "{} has more pieces than eight pawns and their promotions allow",
+                color_name(*c)
+            ),
             FenError::BadSideToMove(s) => write!(f, "bad side to move '{s}', expected 'w' or 'b'"),
             FenError::BadCastlingChar(c) => write!(f, "bad castling character '{c}'"),
             FenError::CastlingWithoutKing(c) => {
@@ -157,6 +165,19 @@ impl Position {
         let back_ranks = Bitboard::rank(Rank::R1) | Bitboard::rank(Rank::R8);
         if let Some(sq) = (pos.pieces(PieceType::Pawn) & back_ranks).next() {
             return Err(FenError::PawnOnBackRank(sq));
+        }
+        // Each queen, rook, bishop or knight beyond the initial ones is a promoted pawn.
+        // More material than that can give more legal moves than a move list holds
+        // (`BQQQQQQB/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/BR5Q/kBQQQKQB w` has 267).
+        for c in Color::ALL {
+            let count = |kind: PieceType| pos.colored(c, kind).count();
+            let promoted = count(PieceType::Queen).saturating_sub(1)
+                + count(PieceType::Rook).saturating_sub(2)
+                + count(PieceType::Bishop).saturating_sub(2)
+                + count(PieceType::Knight).saturating_sub(2);
+            if count(PieceType::Pawn) + promoted > 8 {
+                return Err(FenError::TooMuchMaterial(c));
+            }
         }
 
         // Side to move.

@@ -43,7 +43,7 @@ impl Position {
         let piece = self.board[from.index()].expect("make_move: no piece on the from square");
         let mut captured = None;
 
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::EN_PASSANT[ep.file().index()];
         }
@@ -121,7 +121,7 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.wrapping_add(1); // a FEN may start at 65535
         }
         self.side = them;
         self.key ^= zobrist::SIDE;
@@ -147,7 +147,7 @@ impl Position {
         let us = !them;
         self.side = us;
         if us == Color::Black {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
         let from = mv.from();
         let to = mv.to();
@@ -208,7 +208,7 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::EN_PASSANT[ep.file().index()];
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
         self.key ^= zobrist::SIDE;
         self.update_check_info();

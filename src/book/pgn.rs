@@ -137,7 +137,10 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                 i += 1;
             }
         } else {
+            // A `}`, `)` or `]` without its opener starts a token too (it must be consumed:
+            // the loop would not move on), which is dropped or rejected like other junk.
             let start = i;
+            i += 1;
             while i < chars.len() && !chars[i].is_whitespace() && !"{}()[];$".contains(chars[i]) {
                 i += 1;
             }

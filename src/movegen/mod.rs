@@ -419,9 +419,11 @@ impl Position {
                     && (mv.to() == to
                         || (mv.is_castling() && mv.castling_king_target() == to && {
                             // e1g1 means castling only when the king really moves two files
-                            // (or more); in Chess960 a one-file king move is a normal move.
+                            // (or more), or not at all (c1c1 with the king on c1 in Chess960);
+                            // a one-file king move is a normal move.
                             let d = (from.file() as i8 - to.file() as i8).abs();
                             d >= 2
+                                || d == 0
                                 || self.piece_on(to).is_none()
                                     && !self.legal_moves().contains(Move::new(from, to))
                         }))

@@ -171,7 +171,7 @@ impl fmt::Display for CommandError {
 impl std::error::Error for CommandError {}
 
 /// The words that start a command.
-const COMMANDS: &[&str] = &[
+pub const COMMANDS: &[&str] = &[
     "uci",
     "debug",
     "isready",
