@@ -104,19 +104,21 @@ impl std::fmt::Display for BenchReport {
 
 /// Searches every bench position to `depth` and returns the total nodes and time.
 pub fn run(depth: u32) -> BenchReport {
-    run_with(depth, crate::nnue::default_evaluation(), &mut |_, _| {})
+    run_with(depth, crate::nnue::default_evaluation(), 1, &mut |_, _| {})
 }
 
-/// Like [`run`] with the evaluation `net` (`None`: the hand-crafted one), calling
-/// `on_position(index, nodes)` after each position (for a verbose bench that prints
-/// per-position counts).
+/// Like [`run`] with the evaluation `net` (`None`: the hand-crafted one) on `threads`
+/// threads (the node count is exact only with one), calling `on_position(index, nodes)`
+/// after each position (for a verbose bench that prints per-position counts).
 pub fn run_with(
     depth: u32,
     net: Option<std::sync::Arc<crate::nnue::Network>>,
+    threads: usize,
     on_position: &mut dyn FnMut(usize, u64),
 ) -> BenchReport {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
     searcher.set_network(net);
+    searcher.set_threads(threads);
     let control = SearchControl::default();
     let limits = Limits {
         depth: Some(depth.max(1)),

@@ -48,6 +48,8 @@ enum Command {
     Bench {
         /// Depth in plies.
         depth: Option<u32>,
+        /// Search threads (the node count is the reference one only with 1).
+        threads: Option<usize>,
         /// Evaluate with the hand-crafted evaluation.
         #[arg(long, conflicts_with = "nnue")]
         hce: bool,
@@ -65,6 +67,9 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Build opening books from PGN or opening lines, and probe them.
     #[command(subcommand)]
@@ -221,14 +226,14 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     Ok(())
 }
 
-fn run_bench(depth: Option<u32>, hce: bool, nnue: bool) {
+fn run_bench(depth: Option<u32>, threads: usize, hce: bool, nnue: bool) {
     let net = match (hce, nnue) {
         (true, _) => None,
         (_, true) => Some(ladya::nnue::default_network()),
         _ => ladya::nnue::default_evaluation(),
     };
     let depth = depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH);
-    let report = bench::run_with(depth, net, &mut |i, n| {
+    let report = bench::run_with(depth, net, threads, &mut |i, n| {
         say!("position {:>2}: {n:>10} nodes", i + 1)
     });
     say!("time: {:.3} s", report.elapsed.as_secs_f64());
@@ -277,7 +282,7 @@ fn progress_line(pos: &Position, info: &SearchInfo) -> String {
     )
 }
 
-fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize) -> Result<()> {
+fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize, threads: usize) -> Result<()> {
     let pos = match fen {
         Some(f) => Position::from_fen(f).with_context(|| format!("invalid FEN '{f}'"))?,
         None => Position::startpos(),
@@ -292,6 +297,7 @@ fn run_go(fen: Option<&str>, limit: SearchLimit, hash: usize) -> Result<()> {
         "time"
     );
     let mut searcher = Searcher::new(hash);
+    searcher.set_threads(threads);
     let control = SearchControl::default();
     // A line is printed when the score or the line changes, not once per iteration (a
     // found mate would otherwise repeat itself up to the depth limit).
@@ -637,11 +643,21 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, fen, divide }) => run_perft(depth, fen.as_deref(), divide),
-        Some(Command::Bench { depth, hce, nnue }) => {
-            run_bench(depth, hce, nnue);
+        Some(Command::Bench {
+            depth,
+            threads,
+            hce,
+            nnue,
+        }) => {
+            run_bench(depth, threads.unwrap_or(1), hce, nnue);
             Ok(())
         }
-        Some(Command::Go { fen, limit, hash }) => run_go(fen.as_deref(), limit, hash),
+        Some(Command::Go {
+            fen,
+            limit,
+            hash,
+            threads,
+        }) => run_go(fen.as_deref(), limit, hash, threads),
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
         Some(Command::Analyse(args)) => cli::analyse::run(&args, &mut |line| say!("{line}")),
         Some(Command::Datagen(args)) => run_datagen(args),

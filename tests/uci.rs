@@ -182,7 +182,7 @@ fn handshake() {
     }
     for want in [
         "option name Hash type spin default 16 min 1 max 65536",
-        "option name Threads type spin default 1 min 1 max 1",
+        "option name Threads type spin default 1 min 1 max 256",
         "option name Clear Hash type button",
         "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 256",
@@ -496,7 +496,7 @@ fn bad_option_values_give_errors() {
         "setoption name Hash value big",
         "setoption name MultiPV value 257",
         "setoption name Move Overhead value -1",
-        "setoption name Threads value 2",
+        "setoption name Threads value 257",
         "setoption name Ponder value maybe",
         "setoption name No Such Option value 1",
     ] {
@@ -549,6 +549,86 @@ fn quit_during_search_exits_within_100ms() {
     let t = Instant::now();
     e.send("quit");
     assert!(e.exits_within(FAST), "took {:?}", t.elapsed());
+}
+
+/// The `nodes` of an `info depth` line.
+fn info_nodes(line: &str) -> u64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("a node count")
+}
+
+#[test]
+fn threads_search_together_and_sum_their_nodes() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 4");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 10");
+    let best = e.bestmove(LONG);
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "c7c5"] {
+        pos.make_move(pos.parse_uci_move(m).unwrap());
+    }
+    legal_bestmove(&best, &pos, false);
+    let last_info = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 10 ") && l.contains(" nodes "))
+        .cloned()
+        .expect("an info line at depth 10");
+    let parallel = info_nodes(&last_info);
+    // The same search alone: the four threads' summed count is well above one thread's
+    // share of it (each helper searches a tree of the same size).
+    e.send("setoption name Threads value 1");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 10");
+    e.bestmove(LONG);
+    let single = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 10 ") && l.contains(" nodes "))
+        .map(|l| info_nodes(l))
+        .expect("an info line at depth 10");
+    assert!(
+        parallel > single,
+        "4 threads reported {parallel} nodes, 1 thread {single}"
+    );
+}
+
+#[test]
+fn threads_and_hash_change_between_searches_and_quit_is_instant() {
+    let _s = serial();
+    let mut e = Engine::start();
+    for (threads, hash) in [(8, 32), (2, 1), (3, 64), (1, 16), (8, 8)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name Hash value {hash}"));
+        e.send("ucinewgame");
+        e.send("position startpos moves d2d4");
+        e.send("go movetime 100");
+        let best = e.bestmove(LONG);
+        let mut pos = Position::startpos();
+        pos.make_move(pos.parse_uci_move("d2d4").unwrap());
+        legal_bestmove(&best, &pos, false);
+    }
+    e.send("setoption name Threads value 257");
+    let err = e.expect(LONG, "error", |l| l.starts_with("info string"));
+    assert!(err.contains("Threads"), "{err}");
+    // Eight threads searching: stop answers at once, and so does quit.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(FAST);
+    assert!(t.elapsed() < FAST, "stop took {:?}", t.elapsed());
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.exits_within(FAST), "quit took {:?}", t.elapsed());
 }
 
 #[test]

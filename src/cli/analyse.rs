@@ -30,6 +30,9 @@ pub struct AnalyseArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Write the annotated PGN here instead of to stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -99,6 +102,7 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
     let limits = args.limits();
     let annotator = args.annotator();
     let mut searcher = Searcher::new(args.hash.max(1));
+    searcher.set_threads(args.threads);
     let mut progress = Progress::new("analyse", total as u64, "positions");
     let (mut analysed, mut skipped, mut text) = (Vec::new(), 0, String::new());
     let started = Instant::now();

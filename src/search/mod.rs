@@ -78,6 +78,8 @@ pub(crate) struct Search<'a> {
     net: Option<&'a Network>,
     /// The network's accumulators along the current line.
     acc: &'a mut AccumulatorStack,
+    /// `Some(n)` for the n-th helper thread of a parallel search, `None` for the main one.
+    helper: Option<usize>,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],
 }
@@ -145,6 +147,14 @@ impl Search<'_> {
         if self.control.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
+        if self.helper.is_some() {
+            self.control
+                .helper_nodes
+                .fetch_add(POLL_INTERVAL, Ordering::Relaxed);
+            if self.control.helpers_stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
         self.refresh_pondering();
         if self.out_of_time(|b| b.hard) {
             self.stopped = true;
@@ -197,18 +207,31 @@ impl Search<'_> {
     }
 }
 
-/// Owns everything that lives between searches (transposition table, histories).
+/// Stack of each search thread: deep enough for `MAX_PLY` plies of recursion.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Most search threads (`Threads`).
+pub const MAX_THREADS: usize = 256;
+
+/// Owns everything that lives between searches (transposition table, histories), and
+/// the helper searchers of a parallel search (Lazy SMP: helpers search the same tree
+/// through the shared table; the main thread decides and reports).
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     history: Box<History>,
     lmr: Box<[[i32; 64]; 64]>,
     net: Option<Arc<Network>>,
     acc: Box<AccumulatorStack>,
+    helpers: Vec<Searcher>,
 }
 
 impl Searcher {
     /// A searcher with a transposition table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::sharing(Arc::new(TranspositionTable::new(hash_mb)))
+    }
+
+    /// A searcher that uses `tt` (shared with other threads).
+    fn sharing(tt: Arc<TranspositionTable>) -> Searcher {
         let mut lmr = Box::new([[0; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -217,16 +240,37 @@ impl Searcher {
             }
         }
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             history: Box::default(),
             lmr,
             net: crate::nnue::default_evaluation(),
             acc: Box::default(),
+            helpers: Vec::new(),
         }
+    }
+
+    /// Searches with `threads` threads (1 to [`MAX_THREADS`]): the main one and
+    /// `threads - 1` helpers, each with its own histories and accumulators.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut helper = Searcher::sharing(Arc::clone(&self.tt));
+            helper.net = self.net.clone();
+            self.helpers.push(helper);
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Sets the evaluation: a network, or `None` for the hand-crafted evaluation.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        for helper in &mut self.helpers {
+            helper.net = net.clone();
+        }
         self.net = net;
     }
 
@@ -237,13 +281,24 @@ impl Searcher {
 
     /// Resizes the transposition table (clears it).
     pub fn resize_hash(&mut self, hash_mb: usize) {
-        self.tt = TranspositionTable::new(hash_mb);
+        // The old table goes first, so the two never need memory at once.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        for helper in &mut self.helpers {
+            helper.tt = Arc::clone(&self.tt);
+        }
+        self.tt = Arc::new(TranspositionTable::new(hash_mb));
+        for helper in &mut self.helpers {
+            helper.tt = Arc::clone(&self.tt);
+        }
     }
 
-    /// Forgets everything learnt (new game, `Clear Hash`).
+    /// Forgets everything learnt (new game, `Clear Hash`), in every thread.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        for helper in &mut self.helpers {
+            helper.history.clear();
+        }
     }
 
     /// The transposition table's actual size in megabytes.

@@ -95,7 +95,7 @@ impl Search<'_> {
             multipv,
             score: Score::from_internal(score),
             bound,
-            nodes: self.nodes,
+            nodes: self.nodes + self.control.helper_nodes.load(Ordering::Relaxed),
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),
@@ -115,10 +115,57 @@ impl Searcher {
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
+        if self.helpers.is_empty() {
+            return self.search_thread(pos, limits, control, on_event, None);
+        }
+        // Lazy SMP: the helpers run the same iterative deepening without limits of their
+        // own (bar the depth) and without reporting, feeding the shared table, until the
+        // main thread is done.
+        control.helpers_stop.store(false, Ordering::Relaxed);
+        control.helper_nodes.store(0, Ordering::Relaxed);
+        let helper_limits = Limits {
+            depth: limits.depth,
+            searchmoves: limits.searchmoves.clone(),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut result = std::thread::scope(|scope| {
+            for (i, helper) in helpers.iter_mut().enumerate() {
+                let helper_limits = &helper_limits;
+                // A helper that cannot be started is simply not there.
+                let _ = std::thread::Builder::new()
+                    .name(format!("search-{}", i + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper.search_thread(pos, helper_limits, control, &mut |_| {}, Some(i + 1))
+                    });
+            }
+            let result = self.search_thread(pos, limits, control, on_event, None);
+            control.helpers_stop.store(true, Ordering::Relaxed);
+            result
+        });
+        self.helpers = helpers;
+        result.nodes += control.helper_nodes.load(Ordering::Relaxed);
+        result
+    }
+
+    /// One thread's iterative deepening: the main thread's (`helper` `None`), which
+    /// reports and obeys every limit, or a helper's.
+    fn search_thread(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_event: &mut dyn FnMut(SearchEvent),
+        helper: Option<usize>,
+    ) -> SearchResult {
         let mut pos = pos.clone();
         // Material and piece-square sums are then kept by make/unmake.
         crate::eval::attach(&mut pos);
-        self.tt.new_search();
+        if helper.is_none() {
+            self.tt.new_search();
+        }
         self.history.clear_killers();
 
         // The root moves: the legal ones, restricted to `searchmoves` when any of those
@@ -187,6 +234,7 @@ impl Searcher {
             ],
             net,
             acc: &mut self.acc,
+            helper,
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
         };
@@ -203,7 +251,10 @@ impl Searcher {
         let mut last_info: Option<SearchInfo> = None;
         let mut completed = 0;
 
-        'deepening: for depth in 1..=max_depth {
+        // Helpers start one ply apart from their neighbours, so the threads are not all
+        // on the same iteration at the same time.
+        let first_depth = 1 + helper.map_or(0, |n| n as u32 % 2).min(max_depth - 1);
+        'deepening: for depth in first_depth..=max_depth {
             s.seldepth = 0;
             s.root_depth = depth as i32;
             for rm in root.iter_mut() {
@@ -293,9 +344,9 @@ impl Searcher {
         } else {
             last_info
         };
-        let nodes = s.nodes;
-        // The expected reply: from the PV, or else from the table (a PV cut short by a
-        // table hit still leaves the reply stored), so pondering has a move to ponder on.
+        let nodes = s.nodes; // the helpers' are added by `search`
+                             // The expected reply: from the PV, or else from the table (a PV cut short by a
+                             // table hit still leaves the reply stored), so pondering has a move to ponder on.
         let ponder = best.pv.get(1).copied().or_else(|| {
             pos.make_move(best.mv);
             let reply = self

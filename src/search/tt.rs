@@ -8,7 +8,7 @@
 
 use super::{MATE_BOUND, MAX_DEPTH};
 use crate::chess_move::Move;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Entries per cluster (one cache line).
 const CLUSTER_SIZE: usize = 4;
@@ -100,7 +100,8 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// The transposition table.
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
-    age: u8,
+    /// Shared by the threads of a parallel search; only the main thread moves it on.
+    age: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -114,7 +115,10 @@ impl TranspositionTable {
             count /= 2;
         }
         clusters.resize_with(count, Cluster::default);
-        TranspositionTable { clusters, age: 0 }
+        TranspositionTable {
+            clusters,
+            age: AtomicU8::new(0),
+        }
     }
 
     /// The table's size in megabytes (less than asked for when memory was short).
@@ -123,19 +127,26 @@ impl TranspositionTable {
     }
 
     /// Empties every entry and resets the age.
-    pub fn clear(&mut self) {
+    pub fn clear(&self) {
         for cluster in &self.clusters {
             for slot in &cluster.slots {
                 slot.check.store(0, Ordering::Relaxed);
                 slot.data.store(0, Ordering::Relaxed);
             }
         }
-        self.age = 0;
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.age = (self.age + 1) % AGE_CYCLE;
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store((age + 1) % AGE_CYCLE, Ordering::Relaxed);
+    }
+
+    /// The current age.
+    #[inline]
+    fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
     }
 
     fn cluster(&self, key: u64) -> &Cluster {
@@ -193,7 +204,7 @@ impl TranspositionTable {
                     && data_bound(data) != 0
                     && bound != TtBound::Exact
                     && depth + 3 < data_depth(data) as i32
-                    && data_age(data) == self.age
+                    && data_age(data) == self.age()
                 {
                     return;
                 }
@@ -205,7 +216,7 @@ impl TranspositionTable {
                 self.write(victim, key, ply, mv, score, eval, depth, bound);
                 return;
             }
-            let age_gap = (AGE_CYCLE + self.age - data_age(data)) % AGE_CYCLE;
+            let age_gap = (AGE_CYCLE + self.age() - data_age(data)) % AGE_CYCLE;
             let worth = data_depth(data) as i32 - 8 * age_gap as i32;
             if worth < victim_worth {
                 victim_worth = worth;
@@ -228,7 +239,7 @@ impl TranspositionTable {
         bound: TtBound,
     ) {
         let depth = depth.clamp(0, MAX_DEPTH as i32 + 8) as u8;
-        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, self.age);
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, self.age());
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
@@ -241,7 +252,7 @@ impl TranspositionTable {
             for slot in &cluster.slots {
                 let data = slot.data.load(Ordering::Relaxed);
                 seen += 1;
-                if data_bound(data) != 0 && data_age(data) == self.age {
+                if data_bound(data) != 0 && data_age(data) == self.age() {
                     used += 1;
                 }
             }
@@ -279,7 +290,7 @@ mod tests {
     fn any_size_works_and_clusters_fill_a_cache_line() {
         assert_eq!(std::mem::size_of::<Cluster>(), 64);
         for mb in [1, 3, 5, 17] {
-            let mut tt = TranspositionTable::new(mb);
+            let tt = TranspositionTable::new(mb);
             for k in 0..10_000u64 {
                 let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 tt.store(key, 0, Move::NONE, 1, 1, 1, TtBound::Exact);

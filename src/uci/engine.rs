@@ -246,12 +246,14 @@ impl Engine {
         }
     }
 
-    fn searcher(&mut self) -> &mut Searcher {
+    pub(super) fn searcher(&mut self) -> &mut Searcher {
         let hash = self.options.spin(OptionId::Hash) as usize;
+        let threads = self.options.spin(OptionId::Threads) as usize;
         let net = self.evaluation();
         self.searcher.get_or_insert_with(|| {
             let mut searcher = Searcher::new(hash);
             searcher.set_network(net);
+            searcher.set_threads(threads);
             searcher
         })
     }
@@ -332,6 +334,10 @@ impl Engine {
                 self.searcher().resize_hash(mb);
             }
             OptionId::ClearHash => self.searcher().clear(),
+            OptionId::Threads => {
+                let threads = self.options.spin(OptionId::Threads) as usize;
+                self.searcher().set_threads(threads);
+            }
             OptionId::EvalFile => self.load_eval_file()?,
             OptionId::UseNnue => {
                 let eval = self.evaluation();
@@ -347,11 +353,7 @@ impl Engine {
                     self.out.error(format!("{e}; playing without a book"));
                 }
             }
-            OptionId::Threads
-            | OptionId::Ponder
-            | OptionId::MultiPv
-            | OptionId::MoveOverhead
-            | OptionId::Chess960 => {} // read when a search starts
+            OptionId::Ponder | OptionId::MultiPv | OptionId::MoveOverhead | OptionId::Chess960 => {} // read when a search starts
         }
         Ok(())
     }
@@ -405,6 +407,7 @@ impl Engine {
         let report = bench::run_with(
             depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH),
             eval,
+            self.options.spin(OptionId::Threads) as usize,
             &mut |_, _| {},
         );
         self.out.line(&report.to_string());

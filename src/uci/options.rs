@@ -110,14 +110,14 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: MAX_HASH_MB,
         },
     },
-    // Single-threaded until the search is parallel: announced so GUIs can set it to 1.
+    // Search threads (Lazy SMP, `search::Searcher::set_threads`).
     OptionSpec {
         id: OptionId::Threads,
         name: "Threads",
         kind: OptionKind::Spin {
             default: 1,
             min: 1,
-            max: 1,
+            max: crate::search::MAX_THREADS as i64,
         },
     },
     OptionSpec {

@@ -25,8 +25,6 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Stack of the search thread: deep recursion must never overflow it.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// How long `quit` waits for a running search to hand back its result.
 const QUIT_WAIT: Duration = Duration::from_millis(80);
 
@@ -86,8 +84,10 @@ impl Engine {
         }
         let control = Arc::new(SearchControl::default());
         control.pondering.store(go.ponder, Ordering::Relaxed);
-        let hash = self.options.spin(OptionId::Hash) as usize;
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(hash));
+        self.searcher(); // made with the current options if it is not there
+        let Some(mut searcher) = self.searcher.take() else {
+            unreachable!("the searcher was just made")
+        };
         self.search = Some(Running {
             control: Arc::clone(&control),
             infinite: go.is_unlimited(),
@@ -102,7 +102,7 @@ impl Engine {
         let tx = self.tx.clone();
         let spawned = thread::Builder::new()
             .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
+            .stack_size(crate::search::SEARCH_STACK_BYTES)
             .spawn(move || {
                 let mut on_event = |event: SearchEvent| match event {
                     SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, chess960)),
