@@ -3,7 +3,7 @@
 
 use super::{MATE, MATE_BOUND};
 use crate::chess_move::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Time limits the search must obey, already net of the move overhead.
@@ -41,10 +41,6 @@ pub struct SearchControl {
     pub stop: AtomicBool,
     /// True while pondering: time limits do not apply until it turns false (ponderhit).
     pub pondering: AtomicBool,
-    /// Set by the main thread of a parallel search when it is done: the helpers stop.
-    pub helpers_stop: AtomicBool,
-    /// Nodes the helper threads have searched so far (reported with the main thread's).
-    pub helper_nodes: AtomicU64,
 }
 
 /// A score as UCI reports it.

@@ -29,8 +29,9 @@ use crate::chess_move::Move;
 use crate::nnue::{AccumulatorStack, Network};
 use history::History;
 use params::*;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -80,6 +81,9 @@ pub(crate) struct Search<'a> {
     acc: &'a mut AccumulatorStack,
     /// `Some(n)` for the n-th helper thread of a parallel search, `None` for the main one.
     helper: Option<usize>,
+    /// The threads of one parallel search share these: the main thread sets the flag when
+    /// it is done (the helpers stop), the helpers add up their nodes (the main reports).
+    shared: &'a Shared,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],
 }
@@ -148,10 +152,10 @@ impl Search<'_> {
             self.stopped = true;
         }
         if self.helper.is_some() {
-            self.control
+            self.shared
                 .helper_nodes
                 .fetch_add(POLL_INTERVAL, Ordering::Relaxed);
-            if self.control.helpers_stop.load(Ordering::Relaxed) {
+            if self.shared.helpers_stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
         }
@@ -212,6 +216,15 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// Most search threads (`Threads`).
 pub const MAX_THREADS: usize = 256;
 
+/// What the threads of one parallel search share besides the table.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    /// Set by the main thread when it is done: the helpers stop.
+    helpers_stop: AtomicBool,
+    /// Nodes the helpers have searched so far (reported with the main thread's).
+    helper_nodes: AtomicU64,
+}
+
 /// Owns everything that lives between searches (transposition table, histories), and
 /// the helper searchers of a parallel search (Lazy SMP: helpers search the same tree
 /// through the shared table; the main thread decides and reports).
@@ -221,7 +234,15 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     net: Option<Arc<Network>>,
     acc: Box<AccumulatorStack>,
+    /// Helpers between searches.
     helpers: Vec<Searcher>,
+    /// Helpers of the last search, told to stop and perhaps still finishing: the main
+    /// thread answers without waiting for them, and they are taken back (joined) when
+    /// the searcher is next used.
+    finishing: Vec<JoinHandle<Searcher>>,
+    /// The number of threads asked for.
+    threads: usize,
+    shared: Arc<Shared>,
 }
 
 impl Searcher {
@@ -246,28 +267,44 @@ impl Searcher {
             net: crate::nnue::default_evaluation(),
             acc: Box::default(),
             helpers: Vec::new(),
+            finishing: Vec::new(),
+            threads: 1,
+            shared: Arc::default(),
         }
     }
 
-    /// Searches with `threads` threads (1 to [`MAX_THREADS`]): the main one and
-    /// `threads - 1` helpers, each with its own histories and accumulators.
-    pub fn set_threads(&mut self, threads: usize) {
-        let helpers = threads.clamp(1, MAX_THREADS) - 1;
-        self.helpers.truncate(helpers);
-        while self.helpers.len() < helpers {
+    /// Takes back the helpers of the last search (they were told to stop, so this waits
+    /// at most for their next look at the flag) and makes up any that were lost.
+    fn park_helpers(&mut self) {
+        for handle in self.finishing.drain(..) {
+            // A helper that panicked is lost with its thread; it is replaced below.
+            if let Ok(helper) = handle.join() {
+                self.helpers.push(helper);
+            }
+        }
+        self.helpers.truncate(self.threads - 1);
+        while self.helpers.len() < self.threads - 1 {
             let mut helper = Searcher::sharing(Arc::clone(&self.tt));
             helper.net = self.net.clone();
             self.helpers.push(helper);
         }
     }
 
+    /// Searches with `threads` threads (1 to [`MAX_THREADS`]): the main one and
+    /// `threads - 1` helpers, each with its own histories and accumulators.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.park_helpers();
+    }
+
     /// The number of search threads.
     pub fn threads(&self) -> usize {
-        self.helpers.len() + 1
+        self.threads
     }
 
     /// Sets the evaluation: a network, or `None` for the hand-crafted evaluation.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.park_helpers();
         for helper in &mut self.helpers {
             helper.net = net.clone();
         }
@@ -281,6 +318,7 @@ impl Searcher {
 
     /// Resizes the transposition table (clears it).
     pub fn resize_hash(&mut self, hash_mb: usize) {
+        self.park_helpers();
         // The old table goes first, so the two never need memory at once.
         self.tt = Arc::new(TranspositionTable::new(1));
         for helper in &mut self.helpers {
@@ -294,6 +332,7 @@ impl Searcher {
 
     /// Forgets everything learnt (new game, `Clear Hash`), in every thread.
     pub fn clear(&mut self) {
+        self.park_helpers();
         self.tt.clear();
         self.history.clear();
         for helper in &mut self.helpers {

@@ -95,7 +95,7 @@ impl Search<'_> {
             multipv,
             score: Score::from_internal(score),
             bound,
-            nodes: self.nodes + self.control.helper_nodes.load(Ordering::Relaxed),
+            nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),
@@ -115,38 +115,48 @@ impl Searcher {
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
+        self.park_helpers();
+        let shared = Arc::clone(&self.shared);
+        // The last search's helpers are all back: nothing adds to these any more.
+        shared.helpers_stop.store(false, Ordering::Relaxed);
+        shared.helper_nodes.store(0, Ordering::Relaxed);
         if self.helpers.is_empty() {
-            return self.search_thread(pos, limits, control, on_event, None);
+            return self.search_thread(pos, limits, control, on_event, None, &shared);
         }
         // Lazy SMP: the helpers run the same iterative deepening without limits of their
         // own (bar the depth) and without reporting, feeding the shared table, until the
-        // main thread is done.
-        control.helpers_stop.store(false, Ordering::Relaxed);
-        control.helper_nodes.store(0, Ordering::Relaxed);
+        // main thread is done; its answer does not wait for them to wind down.
         let helper_limits = Limits {
             depth: limits.depth,
             searchmoves: limits.searchmoves.clone(),
             multipv: 1,
             ..Limits::default()
         };
-        let mut helpers = std::mem::take(&mut self.helpers);
-        let mut result = std::thread::scope(|scope| {
-            for (i, helper) in helpers.iter_mut().enumerate() {
-                let helper_limits = &helper_limits;
-                // A helper that cannot be started is simply not there.
-                let _ = std::thread::Builder::new()
-                    .name(format!("search-{}", i + 1))
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        helper.search_thread(pos, helper_limits, control, &mut |_| {}, Some(i + 1))
-                    });
+        for (i, mut helper) in std::mem::take(&mut self.helpers).into_iter().enumerate() {
+            let (pos, limits, shared) = (pos.clone(), helper_limits.clone(), Arc::clone(&shared));
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{}", i + 1))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || {
+                    let control = SearchControl::default();
+                    helper.search_thread(
+                        &pos,
+                        &limits,
+                        &control,
+                        &mut |_| {},
+                        Some(i + 1),
+                        &shared,
+                    );
+                    helper
+                });
+            // A helper whose thread cannot start is replaced at the next search.
+            if let Ok(handle) = spawned {
+                self.finishing.push(handle);
             }
-            let result = self.search_thread(pos, limits, control, on_event, None);
-            control.helpers_stop.store(true, Ordering::Relaxed);
-            result
-        });
-        self.helpers = helpers;
-        result.nodes += control.helper_nodes.load(Ordering::Relaxed);
+        }
+        let mut result = self.search_thread(pos, limits, control, on_event, None, &shared);
+        shared.helpers_stop.store(true, Ordering::Relaxed);
+        result.nodes += shared.helper_nodes.load(Ordering::Relaxed);
         result
     }
 
@@ -159,6 +169,7 @@ impl Searcher {
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
         helper: Option<usize>,
+        shared: &Shared,
     ) -> SearchResult {
         let mut pos = pos.clone();
         // Material and piece-square sums are then kept by make/unmake.
@@ -235,6 +246,7 @@ impl Searcher {
             net,
             acc: &mut self.acc,
             helper,
+            shared,
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
         };
