@@ -225,6 +225,19 @@ pub(crate) struct Shared {
     helper_nodes: AtomicU64,
 }
 
+/// Stops the helper threads of a searcher's running search from another thread (`stop`
+/// in UCI): on a machine with fewer cores than threads the main thread may wait a time
+/// slice to see its own stop flag, and the helpers should not hold the cores meanwhile.
+#[derive(Clone, Debug)]
+pub struct HelperStop(Arc<Shared>);
+
+impl HelperStop {
+    /// Tells the helpers to stop.
+    pub fn stop(&self) {
+        self.0.helpers_stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Owns everything that lives between searches (transposition table, histories), and
 /// the helper searchers of a parallel search (Lazy SMP: helpers search the same tree
 /// through the shared table; the main thread decides and reports).
@@ -295,6 +308,11 @@ impl Searcher {
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
         self.park_helpers();
+    }
+
+    /// A handle that stops this searcher's helpers while it searches.
+    pub fn helper_stop(&self) -> HelperStop {
+        HelperStop(Arc::clone(&self.shared))
     }
 
     /// The number of search threads.

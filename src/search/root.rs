@@ -117,7 +117,8 @@ impl Searcher {
     ) -> SearchResult {
         self.park_helpers();
         let shared = Arc::clone(&self.shared);
-        // The last search's helpers are all back: nothing adds to these any more.
+        // The last search's helpers are all back: nothing adds to these any more. (A
+        // `stop` that came before this search began is on `control.stop`.)
         shared.helpers_stop.store(false, Ordering::Relaxed);
         shared.helper_nodes.store(0, Ordering::Relaxed);
         if self.helpers.is_empty() {

@@ -17,7 +17,8 @@ use crate::book::BookChoice;
 use crate::chess_move::Move;
 use crate::eval::evaluate;
 use crate::search::{
-    Bound, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult, Searcher,
+    Bound, HelperStop, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult,
+    Searcher,
 };
 use crossbeam_channel::Receiver;
 use std::sync::atomic::Ordering;
@@ -37,6 +38,8 @@ pub(crate) struct Finished {
 /// The search in progress (or finished and held back until `stop` / `ponderhit`).
 pub(super) struct Running {
     pub(super) control: Arc<SearchControl>,
+    /// Stops the helper threads at once on `stop` (`None` for a book move).
+    pub(super) helper_stop: Option<HelperStop>,
     /// `go infinite` (or a bare `go`): no `bestmove` before `stop`.
     pub(super) infinite: bool,
     pub(super) stop_requested: bool,
@@ -90,6 +93,7 @@ impl Engine {
         };
         self.search = Some(Running {
             control: Arc::clone(&control),
+            helper_stop: Some(searcher.helper_stop()),
             infinite: go.is_unlimited(),
             stop_requested: false,
             held: None,
@@ -141,6 +145,7 @@ impl Engine {
         control.pondering.store(go.ponder, Ordering::Relaxed);
         self.search = Some(Running {
             control,
+            helper_stop: None,
             infinite: go.is_unlimited(),
             stop_requested: false,
             held: None,
@@ -183,6 +188,9 @@ impl Engine {
         };
         run.stop_requested = true;
         run.control.stop.store(true, Ordering::Relaxed);
+        if let Some(helpers) = &run.helper_stop {
+            helpers.stop();
+        }
         if let Some(result) = run.held.take() {
             self.emit(result);
         }
