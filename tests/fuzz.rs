@@ -716,58 +716,38 @@ fn uci_corpus() -> Vec<String> {
     lines
 }
 
-const UCI_DICT: &[&str] = &[
-    " ",
-    "\t",
-    "uci",
-    "isready",
-    "setoption",
-    "name",
-    "value",
-    "position",
-    "startpos",
-    "fen",
-    "moves",
-    "go",
-    "stop",
-    "quit",
-    "ponderhit",
-    "ponder",
-    "infinite",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "searchmoves",
-    "debug",
-    "on",
-    "bench",
-    "perft",
-    "d",
-    "eval",
-    "help",
-    "register",
-    "ucinewgame",
-    "e2e4",
-    "e7e8q",
-    "0000",
-    "Hash",
-    "Threads",
-    "Clear Hash",
-    "<empty>",
-    "-",
-];
+/// Tokens the UCI mutator splices in: every command word and `go` keyword, and the words
+/// around them.
+fn uci_dict() -> Vec<&'static str> {
+    let mut dict = vec![
+        " ",
+        "\t",
+        "name",
+        "value",
+        "startpos",
+        "fen",
+        "moves",
+        "on",
+        "e2e4",
+        "e7e8q",
+        "0000",
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "<empty>",
+        "-",
+    ];
+    dict.extend_from_slice(COMMAND_WORDS);
+    dict.extend_from_slice(ladya::uci::command::GO_KEYWORDS);
+    dict
+}
 
 /// The words `command::parse` takes as the start of a command.
 use ladya::uci::command::COMMANDS as COMMAND_WORDS;
 
 fn uci_parse_cases(cases: u64) {
-    let mutator = Mutator::new(UCI_DICT, &uci_corpus());
+    let dict = uci_dict();
+    let mutator = Mutator::new(&dict, &uci_corpus());
     fuzz(
         "uci-parse",
         0x0C1,
@@ -775,7 +755,7 @@ fn uci_parse_cases(cases: u64) {
         HANG,
         move |rng| match below(rng, 8) {
             0 => {
-                let words: Vec<&str> = (0..below(rng, 12)).map(|_| *pick(rng, UCI_DICT)).collect();
+                let words: Vec<&str> = (0..below(rng, 12)).map(|_| *pick(rng, &dict)).collect();
                 words.join(" ")
             }
             1 => {
@@ -1063,7 +1043,7 @@ fn uci_session_cases(cases: u64) {
         corpus.push(format!("setoption name BookFile value {f}"));
         corpus.push(format!("setoption name EvalFile value {f}"));
     }
-    let mutator = Mutator::new(UCI_DICT, &corpus);
+    let mutator = Mutator::new(&uci_dict(), &corpus);
     fuzz(
         "uci-sessions",
         0x5E55,

@@ -191,7 +191,7 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// The keywords of `go`; `searchmoves` lists moves up to the next of these.
-const GO_KEYWORDS: &[&str] = &[
+pub const GO_KEYWORDS: &[&str] = &[
     "searchmoves",
     "ponder",
     "wtime",
