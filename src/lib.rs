@@ -22,6 +22,7 @@ pub mod movegen;
 pub mod nnue;
 pub mod perft;
 pub mod search;
+pub mod tablebase;
 pub mod train;
 pub mod types;
 pub mod uci;

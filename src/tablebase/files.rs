@@ -1,0 +1,295 @@
+//! Finding and checking Syzygy table files before the prober sees them.
+//!
+//! The prober maps a file and follows the offsets written in it, so a file cut short or
+//! with a foreign header could take the engine down. Every file named `*.rtbw`/`*.rtbz`
+//! in the given folders is checked here (the table's name, its magic number, and the
+//! length every Syzygy file has: 16 bytes more than a multiple of 64); the good ones are
+//! linked into a private folder of this process, and only that folder is handed over.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Magic number at the start of a WDL file, as its first four bytes.
+const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
+/// Magic number at the start of a DTZ file.
+const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
+/// The prober handles tables of up to this many pieces.
+pub const MAX_TABLE_PIECES: u32 = 7;
+
+/// A problem with one folder or file of `SyzygyPath`. The others are still used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TbError {
+    /// The folder does not exist.
+    MissingFolder(PathBuf),
+    /// The path names a file, not a folder.
+    NotAFolder(PathBuf),
+    /// The folder exists but cannot be listed.
+    Unreadable(PathBuf, String),
+    /// A table file that is not a valid Syzygy table (cut short, wrong header, …).
+    Corrupt(PathBuf, String),
+    /// The private folder for the prober could not be made, or the prober refused.
+    Setup(String),
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbError::MissingFolder(p) => write!(f, "SyzygyPath: no such folder {}", p.display()),
+            TbError::NotAFolder(p) => {
+                write!(f, "SyzygyPath: {} is a file, not a folder", p.display())
+            }
+            TbError::Unreadable(p, e) => {
+                write!(f, "SyzygyPath: cannot read folder {}: {e}", p.display())
+            }
+            TbError::Corrupt(p, why) => {
+                write!(f, "SyzygyPath: skipping {}: {why}", p.display())
+            }
+            TbError::Setup(e) => write!(f, "SyzygyPath: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TbError {}
+
+/// Which of the two kinds of table a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TableKind {
+    /// Win/draw/loss (`.rtbw`).
+    Wdl,
+    /// Distance to zeroing (`.rtbz`).
+    Dtz,
+}
+
+/// A checked table file.
+#[derive(Clone, Debug)]
+pub struct TableFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its file name, e.g. `KQvK.rtbw`.
+    pub name: String,
+    /// WDL or DTZ.
+    pub kind: TableKind,
+    /// Pieces on the board in its positions, kings included.
+    pub pieces: u32,
+}
+
+/// The tables found in a `SyzygyPath` value, and what was wrong with the rest.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Good tables, one per file name (the first folder that has it wins).
+    pub tables: Vec<TableFile>,
+    /// Problems, each to be reported; the good tables are used all the same.
+    pub errors: Vec<TbError>,
+}
+
+impl Scan {
+    /// Number of WDL and DTZ tables.
+    pub fn counts(&self) -> (usize, usize) {
+        let wdl = self
+            .tables
+            .iter()
+            .filter(|t| t.kind == TableKind::Wdl)
+            .count();
+        (wdl, self.tables.len() - wdl)
+    }
+
+    /// The most pieces of any WDL table (0 when there are none).
+    pub fn max_pieces(&self) -> u32 {
+        self.tables
+            .iter()
+            .filter(|t| t.kind == TableKind::Wdl)
+            .map(|t| t.pieces)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// True for the values that mean "no tables": empty, or `<empty>` as GUIs send it.
+pub fn is_empty_path(spec: &str) -> bool {
+    let spec = spec.trim();
+    spec.is_empty() || spec.eq_ignore_ascii_case("<empty>")
+}
+
+/// Lists and checks the tables in the folders of `spec` (separated by `:` on Unix and
+/// `;` on Windows, the platform's `PATH` convention).
+pub fn scan(spec: &str) -> Scan {
+    let mut scan = Scan::default();
+    if is_empty_path(spec) {
+        return scan;
+    }
+    let mut by_name: BTreeMap<String, TableFile> = BTreeMap::new();
+    for dir in std::env::split_paths(spec.trim()) {
+        if dir.as_os_str().is_empty() {
+            continue;
+        }
+        if !dir.exists() {
+            scan.errors.push(TbError::MissingFolder(dir));
+            continue;
+        }
+        if !dir.is_dir() {
+            scan.errors.push(TbError::NotAFolder(dir));
+            continue;
+        }
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                scan.errors.push(TbError::Unreadable(dir, e.to_string()));
+                continue;
+            }
+        };
+        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let Some((name, kind, pieces)) = table_name(&path) else {
+                continue;
+            };
+            if by_name.contains_key(&name) {
+                continue;
+            }
+            match check_file(&path, kind) {
+                Ok(()) => {
+                    let table = TableFile {
+                        path,
+                        name: name.clone(),
+                        kind,
+                        pieces,
+                    };
+                    by_name.insert(name, table);
+                }
+                Err(why) => scan.errors.push(TbError::Corrupt(path, why)),
+            }
+        }
+    }
+    scan.tables = by_name.into_values().collect();
+    scan
+}
+
+/// The file name, kind and piece count of a Syzygy table file name such as `KRPvKR.rtbz`;
+/// `None` for any other file.
+fn table_name(path: &Path) -> Option<(String, TableKind, u32)> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, ext) = name.rsplit_once('.')?;
+    let kind = match ext {
+        "rtbw" => TableKind::Wdl,
+        "rtbz" => TableKind::Dtz,
+        _ => return None,
+    };
+    let (white, black) = stem.split_once('v')?;
+    let side_ok = |s: &str| s.starts_with('K') && s.chars().all(|c| "KQRBNP".contains(c));
+    if !side_ok(white) || !side_ok(black) {
+        return None;
+    }
+    let pieces = (white.len() + black.len()) as u32;
+    if pieces > MAX_TABLE_PIECES {
+        return None;
+    }
+    Some((name.to_string(), kind, pieces))
+}
+
+/// Checks what can be checked without decoding: the magic number and the length.
+fn check_file(path: &Path, kind: TableKind) -> Result<(), String> {
+    let meta = fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let len = meta.len();
+    if len < 64 + 16 || len % 64 != 16 {
+        return Err(format!(
+            "{len} bytes is not the length of a Syzygy table (cut short?)"
+        ));
+    }
+    let mut magic = [0u8; 4];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .map_err(|e| e.to_string())?;
+    let expected = match kind {
+        TableKind::Wdl => WDL_MAGIC,
+        TableKind::Dtz => DTZ_MAGIC,
+    };
+    if magic != expected {
+        return Err("not a Syzygy table (wrong magic number)".into());
+    }
+    Ok(())
+}
+
+/// A private folder holding links to the checked tables; removed when dropped.
+#[derive(Debug)]
+pub struct Staging {
+    dir: PathBuf,
+}
+
+impl Staging {
+    /// Links every table of `scan` into a new private folder.
+    pub fn new(scan: &Scan) -> Result<Staging, TbError> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ladya-syzygy-{}-{n}", std::process::id()));
+        // The prober splits its path at ':' and ';', so the folder's name must have none.
+        let text = dir
+            .to_str()
+            .filter(|s| !s.contains([':', ';']) || cfg!(windows))
+            .ok_or_else(|| {
+                TbError::Setup(format!("unusable temporary folder {}", dir.display()))
+            })?;
+        let _ = fs::remove_dir_all(text);
+        fs::create_dir_all(&dir)
+            .map_err(|e| TbError::Setup(format!("cannot create {}: {e}", dir.display())))?;
+        let staging = Staging { dir };
+        for table in &scan.tables {
+            let target = fs::canonicalize(&table.path).unwrap_or_else(|_| table.path.clone());
+            link(&target, &staging.dir.join(&table.name)).map_err(|e| {
+                TbError::Setup(format!("cannot link {}: {e}", table.path.display()))
+            })?;
+        }
+        Ok(staging)
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(unix)]
+fn link(target: &Path, at: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, at)
+}
+
+#[cfg(not(unix))]
+fn link(target: &Path, at: &Path) -> std::io::Result<()> {
+    fs::hard_link(target, at).or_else(|_| fs::copy(target, at).map(|_| ()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_names_are_recognised() {
+        let t = |s: &str| table_name(Path::new(s)).map(|(_, k, p)| (k, p));
+        assert_eq!(t("KQvK.rtbw"), Some((TableKind::Wdl, 3)));
+        assert_eq!(t("/x/KRPvKR.rtbz"), Some((TableKind::Dtz, 5)));
+        assert_eq!(t("KQvK.txt"), None);
+        assert_eq!(t("README.rtbw"), None);
+        assert_eq!(t("KQQQQvKQQ.rtbw"), None);
+    }
+
+    #[test]
+    fn empty_paths() {
+        assert!(is_empty_path(""));
+        assert!(is_empty_path("<empty>"));
+        assert!(is_empty_path("  "));
+        assert!(!is_empty_path("/tmp"));
+        assert!(scan("<empty>").tables.is_empty());
+    }
+}
