@@ -56,6 +56,9 @@ enum Command {
         /// Evaluate with the embedded network.
         #[arg(long)]
         nnue: bool,
+        /// Syzygy tablebase folders (to measure the cost of having them).
+        #[arg(long)]
+        syzygy: Option<std::path::PathBuf>,
     },
     /// Search one position and show the progress with the principal variation in SAN.
     Go {
@@ -70,6 +73,9 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Syzygy tablebase folders, separated as in PATH.
+        #[arg(long)]
+        syzygy: Option<std::path::PathBuf>,
     },
     /// Build opening books from PGN or opening lines, and probe them.
     #[command(subcommand)]
@@ -85,6 +91,9 @@ enum Command {
     /// Analyse the games of a PGN file: an annotated PGN with `%eval` comments, marks and
     /// better moves, a summary per side, and an evaluation graph (`--graph FILE.svg`).
     Analyse(cli::analyse::AnalyseArgs),
+    /// What the Syzygy tablebases say about a position: WDL, DTZ and the best move, and
+    /// the same for every legal move.
+    Probe(cli::probe::ProbeArgs),
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -610,10 +619,15 @@ fn run_train(args: &ladya::train::cli::TrainArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-/// The words clap handles; any other first argument starts a UCI command script.
-const SUBCOMMANDS: &[&str] = &[
-    "perft", "bench", "go", "epd", "book", "datagen", "data", "train", "analyse", "help",
-];
+/// Whether clap handles `word` (a subcommand or `help`); any other first argument starts
+/// a UCI command script.
+fn is_subcommand(word: &str) -> bool {
+    use clap::CommandFactory;
+    word == "help"
+        || Cli::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == word)
+}
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -622,7 +636,7 @@ fn main() -> Result<()> {
             uci::run_stdio();
             return Ok(());
         }
-        Some(first) if !first.starts_with('-') && !SUBCOMMANDS.contains(&first.as_str()) => {
+        Some(first) if !first.starts_with('-') && !is_subcommand(first) => {
             // A typo (`ladya analyze`) must not pass silently as a UCI script.
             let unknown = args[1..]
                 .iter()
@@ -648,7 +662,11 @@ fn main() -> Result<()> {
             threads,
             hce,
             nnue,
+            syzygy,
         }) => {
+            if let Some(dir) = syzygy {
+                cli::probe::load_tables(&dir, &mut |line| say!("{line}"))?;
+            }
             run_bench(depth, threads.unwrap_or(1), hce, nnue);
             Ok(())
         }
@@ -657,9 +675,16 @@ fn main() -> Result<()> {
             limit,
             hash,
             threads,
-        }) => run_go(fen.as_deref(), limit, hash, threads),
+            syzygy,
+        }) => {
+            if let Some(dir) = syzygy {
+                cli::probe::load_tables(&dir, &mut |line| say!("{line}"))?;
+            }
+            run_go(fen.as_deref(), limit, hash, threads)
+        }
         Some(Command::Epd { file, limit, hash }) => run_epd(&file, limit, hash),
         Some(Command::Analyse(args)) => cli::analyse::run(&args, &mut |line| say!("{line}")),
+        Some(Command::Probe(args)) => cli::probe::run(&args, &mut |line| say!("{line}")),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Data(command)) => run_data(command),
         Some(Command::Train(args)) => run_train(&args),

@@ -2,6 +2,7 @@
 //! progress display.
 
 pub mod analyse;
+pub mod probe;
 pub mod progress;
 
 use ladya::search::{Limits, TimeBudget};

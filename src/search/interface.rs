@@ -91,6 +91,8 @@ pub struct SearchInfo {
     pub bound: Bound,
     /// Nodes searched so far.
     pub nodes: u64,
+    /// Tablebase probes that answered, so far.
+    pub tbhits: u64,
     /// Time since the search started.
     pub time: Duration,
     /// Transposition table use, per mille.

@@ -18,11 +18,13 @@ mod picker;
 mod qsearch;
 mod root;
 mod see;
+mod tablebase;
 pub mod tt;
 
 pub use interface::*;
 pub use legal::is_legal_fast;
 pub use see::see_ge;
+pub use tablebase::TablebaseSettings;
 
 use crate::board::Position;
 use crate::chess_move::Move;
@@ -39,6 +41,11 @@ use tt::TranspositionTable;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A win the tablebases prove, `TB_WIN - ply`: below every mate, above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 256;
+/// Scores beyond this are decided: a mate, or a tablebase win or loss. Pruning that
+/// trades exactness for speed leaves them alone.
+pub const DECISIVE: i32 = TB_WIN - params::MAX_PLY as i32;
 /// The deepest iteration the search will start.
 pub const MAX_DEPTH: u32 = 128;
 
@@ -84,6 +91,12 @@ pub(crate) struct Search<'a> {
     /// The threads of one parallel search share these: the main thread sets the flag when
     /// it is done (the helpers stop), the helpers add up their nodes (the main reports).
     shared: &'a Shared,
+    /// How the tablebases are used.
+    tb: TablebaseSettings,
+    /// Tablebase probes that answered (the main thread's; helpers count in `shared`).
+    tb_hits: u64,
+    /// The tables' score of the root, reported in place of the search's.
+    root_tb_score: Option<i32>,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],
 }
@@ -223,6 +236,8 @@ pub(crate) struct Shared {
     helpers_stop: AtomicBool,
     /// Nodes the helpers have searched so far (reported with the main thread's).
     helper_nodes: AtomicU64,
+    /// Tablebase hits of the helpers and of the root ranking.
+    tb_hits: AtomicU64,
 }
 
 /// Stops the helper threads of a searcher's running search from another thread (`stop`
@@ -256,6 +271,10 @@ pub struct Searcher {
     /// The number of threads asked for.
     threads: usize,
     shared: Arc<Shared>,
+    /// How the tablebases are used.
+    tb: TablebaseSettings,
+    /// The tables' score of the current root, when they hold it.
+    root_tb_score: Option<i32>,
 }
 
 impl Searcher {
@@ -283,6 +302,8 @@ impl Searcher {
             finishing: Vec::new(),
             threads: 1,
             shared: Arc::default(),
+            tb: TablebaseSettings::default(),
+            root_tb_score: None,
         }
     }
 
@@ -327,6 +348,12 @@ impl Searcher {
             helper.net = net.clone();
         }
         self.net = net;
+    }
+
+    /// Sets how the search uses the tablebases (which tables are loaded is
+    /// `crate::tablebase::load`'s business).
+    pub fn set_tablebase_settings(&mut self, tb: TablebaseSettings) {
+        self.tb = tb;
     }
 
     /// The network the search evaluates with (`None`: the hand-crafted evaluation).

@@ -16,7 +16,7 @@ use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
 use super::tt::TtBound;
-use super::{Search, MATE, MATE_BOUND};
+use super::{Search, DECISIVE, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::MoveList;
@@ -111,20 +111,32 @@ impl Search<'_> {
             }
         }
 
+        // Step 6b. Endgame tablebases: right after a capture or pawn move (where the
+        // fifty-move count starts again, so the tables' answer is exact), a position with
+        // few enough pieces is looked up; a bound that decides the window ends the node.
+        if excluded.is_none() {
+            if let Some(score) = self.probe_tablebase(pos, alpha, beta, depth, ply) {
+                return score;
+            }
+        }
+
         // Step 7. Static evaluation, improved by a stored score when its bound allows.
         // "Improving": better than two plies ago, so pruning can be more careful.
         // Measured, TT eval refinement: +19.1 +- 34.6 Elo (200 games: W69 L58 D73; LLR 0.27).
         let static_eval = if in_check {
             NO_SCORE
         } else {
-            tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
+            // Tablebase entries carry no evaluation.
+            tt_entry
+                .filter(|e| e.eval != NO_SCORE)
+                .map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
             if USE_TT_EVAL_REFINE
                 && !in_check
-                && e.score.abs() < MATE_BOUND
+                && e.score.abs() < DECISIVE
                 && match e.bound {
                     TtBound::Exact => true,
                     TtBound::Lower => e.score > eval,
@@ -146,8 +158,8 @@ impl Search<'_> {
             // Measured: +66.8 +- 35.0 Elo (200 games: W86 L48 D66; undecided, LLR 1.08).
             if USE_REVERSE_FUTILITY
                 && depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
-                && beta.abs() < MATE_BOUND
+                && eval.abs() < DECISIVE
+                && beta.abs() < DECISIVE
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return eval;
@@ -168,7 +180,7 @@ impl Search<'_> {
                 && eval >= beta
                 && !self.stack[ply].after_null
                 && non_pawn.any()
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < DECISIVE
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
@@ -182,7 +194,7 @@ impl Search<'_> {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= DECISIVE { beta } else { score };
                 }
             }
         }
@@ -232,7 +244,7 @@ impl Search<'_> {
             // Measured (200 games each, SPRT undecided): late move pruning +107.5 +- 40.5
             // Elo (LLR 1.45), SEE pruning +49.0 +- 34.2 (LLR 0.79), futility +3.5 +- 35.5
             // (LLR 0.01).
-            if best > -MATE_BOUND && !in_check {
+            if best > -DECISIVE && !in_check {
                 if quiet && !gives_check(pos, mv) {
                     // Late move pruning: enough quiets tried at low depth.
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
@@ -245,7 +257,7 @@ impl Search<'_> {
                     // Futility pruning: the static eval plus a margin cannot reach alpha.
                     if USE_FUTILITY
                         && depth <= FUTILITY_MAX_DEPTH
-                        && alpha < MATE_BOUND
+                        && alpha < DECISIVE
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
                     {
                         continue;
@@ -280,7 +292,7 @@ impl Search<'_> {
                 if let Some(e) = tt_entry.filter(|e| {
                     e.bound != TtBound::Upper
                         && e.depth >= depth - SE_TT_DEPTH_MARGIN
-                        && e.score.abs() < MATE_BOUND
+                        && e.score.abs() < DECISIVE
                 }) {
                     let s_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
                     self.stack[ply].excluded = mv;

@@ -88,7 +88,11 @@ impl Search<'_> {
 
     /// The `info` of one root move.
     fn info(&self, rm: &RootMove, depth: u32, multipv: usize, bound: Bound) -> SearchInfo {
-        let score = rm.shown_score;
+        // In a root the tables hold, their verdict is the score, unless a mate is seen.
+        let score = match self.root_tb_score {
+            Some(tb) if rm.shown_score.abs() < MATE_BOUND => tb,
+            _ => rm.shown_score,
+        };
         SearchInfo {
             depth,
             seldepth: (self.seldepth as u32).max(depth),
@@ -96,6 +100,7 @@ impl Search<'_> {
             score: Score::from_internal(score),
             bound,
             nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
+            tbhits: self.tb_hits + self.shared.tb_hits.load(Ordering::Relaxed),
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.clone(),
@@ -121,6 +126,11 @@ impl Searcher {
         // `stop` that came before this search began is on `control.stop`.)
         shared.helpers_stop.store(false, Ordering::Relaxed);
         shared.helper_nodes.store(0, Ordering::Relaxed);
+        shared.tb_hits.store(0, Ordering::Relaxed);
+        // A root the tablebases hold: only the moves that keep its value, best first by
+        // distance to zeroing, are searched (by every thread).
+        let tb_limits = self.tablebase_limits(pos, limits);
+        let limits = tb_limits.as_ref().unwrap_or(limits);
         if self.helpers.is_empty() {
             return self.search_thread(pos, limits, control, on_event, None, &shared);
         }
@@ -134,6 +144,7 @@ impl Searcher {
             ..Limits::default()
         };
         for (i, mut helper) in std::mem::take(&mut self.helpers).into_iter().enumerate() {
+            helper.tb = self.tb;
             let (pos, limits, shared) = (pos.clone(), helper_limits.clone(), Arc::clone(&shared));
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{}", i + 1))
@@ -159,6 +170,30 @@ impl Searcher {
         shared.helpers_stop.store(true, Ordering::Relaxed);
         result.nodes += shared.helper_nodes.load(Ordering::Relaxed);
         result
+    }
+
+    /// `limits` with `searchmoves` narrowed to the tablebases' best root moves, or
+    /// `None` when the tables do not hold the root.
+    fn tablebase_limits(&mut self, pos: &Position, limits: &Limits) -> Option<Limits> {
+        self.root_tb_score = None;
+        let legal = pos.legal_moves();
+        let candidates: Vec<Move> = match legal
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect::<Vec<_>>()
+        {
+            some if !some.is_empty() => some,
+            _ => legal.as_slice().to_vec(),
+        };
+        let (best, score) = self.tb.root_moves(pos, &candidates)?;
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        self.root_tb_score = Some(score);
+        Some(Limits {
+            searchmoves: best,
+            ..limits.clone()
+        })
     }
 
     /// One thread's iterative deepening: the main thread's (`helper` `None`), which
@@ -248,6 +283,13 @@ impl Searcher {
             acc: &mut self.acc,
             helper,
             shared,
+            tb: self.tb,
+            tb_hits: 0,
+            root_tb_score: if helper.is_none() {
+                self.root_tb_score
+            } else {
+                None
+            },
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
         };
@@ -281,7 +323,7 @@ impl Searcher {
                 let prev = root[pv_idx].prev_score;
                 let mut delta = ASPIRATION_WINDOW;
                 let (mut alpha, mut beta) =
-                    if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
                         ((prev - delta).max(-MATE), (prev + delta).min(MATE))
                     } else {
                         (-MATE, MATE)

@@ -6,7 +6,7 @@
 //! as wrong data. Four 16-byte entries make a 64-byte cluster, one cache line. Any table
 //! size works: the index is `key * clusters >> 64`, not a power-of-two mask.
 
-use super::{MATE_BOUND, MAX_DEPTH};
+use super::{DECISIVE, MAX_DEPTH};
 use crate::chess_move::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -75,11 +75,11 @@ fn data_age(d: u64) -> u8 {
     (d >> 58) as u8
 }
 
-/// A score as stored: mate scores count from this node, not from the root.
+/// A score as stored: mate and tablebase scores count from this node, not from the root.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DECISIVE {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE {
         score - ply as i32
     } else {
         score
@@ -88,9 +88,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// A stored score seen from `ply`.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DECISIVE {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE {
         score + ply as i32
     } else {
         score

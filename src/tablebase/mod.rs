@@ -140,18 +140,30 @@ pub fn probe_root(pos: &crate::board::Position) -> Option<RootProbe> {
     probe::root(&guard.as_ref()?.tables, pos)
 }
 
-/// The root moves worth searching in a position the tables hold (see
-/// [`RootProbe::best_moves`]); with the WDL tables alone, the moves that keep the best
-/// WDL value. `None` when the tables cannot tell.
-pub fn best_root_moves(
-    pos: &crate::board::Position,
-    fifty_move_rule: bool,
-) -> Option<Vec<crate::chess_move::Move>> {
+/// What the tables say about a root position: the moves worth searching and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootRanking {
+    /// The best-ranked legal moves (see [`RootProbe::best_moves`]).
+    pub moves: Vec<crate::chess_move::Move>,
+    /// The root's value for the side to move.
+    pub wdl: Wdl,
+    /// Its distance to zeroing, when the DTZ tables are there.
+    pub dtz: Option<i32>,
+}
+
+/// The root moves worth searching in a position the tables hold; with the WDL tables
+/// alone, the moves that keep the best WDL value. `None` when the tables cannot tell
+/// or the game is over.
+pub fn rank_root(pos: &crate::board::Position, fifty_move_rule: bool) -> Option<RootRanking> {
     if !probe::probeable(pos, max_pieces()) {
         return None;
     }
     if let Some(root) = probe_root(pos) {
-        return (!root.moves.is_empty()).then(|| root.best_moves(fifty_move_rule));
+        return (!root.moves.is_empty()).then(|| RootRanking {
+            moves: root.best_moves(fifty_move_rule),
+            wdl: root.wdl,
+            dtz: Some(root.dtz),
+        });
     }
     let mut ranked = Vec::new();
     for &mv in pos.legal_moves().as_slice() {
@@ -162,14 +174,17 @@ pub fn best_root_moves(
         } else {
             probe_wdl(&child)?.flip()
         };
-        ranked.push((probe::wdl_rank(wdl, fifty_move_rule), mv));
+        ranked.push((probe::wdl_rank(wdl, fifty_move_rule), wdl, mv));
     }
     let best = ranked.iter().map(|r| r.0).max()?;
-    Some(
-        ranked
+    let wdl = ranked.iter().find(|r| r.0 == best)?.1;
+    Some(RootRanking {
+        moves: ranked
             .into_iter()
             .filter(|r| r.0 == best)
-            .map(|r| r.1)
+            .map(|r| r.2)
             .collect(),
-    )
+        wdl,
+        dtz: None,
+    })
 }

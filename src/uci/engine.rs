@@ -291,6 +291,15 @@ impl Engine {
         Ok(())
     }
 
+    /// How the search uses the tablebases, from the `Syzygy*` options.
+    fn tablebase_settings(&self) -> crate::search::TablebaseSettings {
+        crate::search::TablebaseSettings {
+            probe_depth: self.options.spin(OptionId::SyzygyProbeDepth) as i32,
+            probe_limit: self.options.spin(OptionId::SyzygyProbeLimit) as u32,
+            fifty_move_rule: self.options.check(OptionId::Syzygy50MoveRule),
+        }
+    }
+
     pub(super) fn chess960(&self) -> bool {
         self.options.check(OptionId::Chess960)
     }
@@ -352,6 +361,23 @@ impl Engine {
                 if let Err(e) = self.book.set_file(self.options.string(OptionId::BookFile)) {
                     self.out.error(format!("{e}; playing without a book"));
                 }
+            }
+            OptionId::SyzygyPath => {
+                // Whatever could be used is used; each folder or file left out is
+                // reported, and the value stays set.
+                let report = crate::tablebase::load(self.options.string(OptionId::SyzygyPath));
+                for e in &report.errors {
+                    self.out.error(e.to_string());
+                }
+                if report.max_pieces > 0 || report.errors.is_empty() {
+                    self.out.info_string(&report.summary());
+                }
+            }
+            OptionId::SyzygyProbeDepth
+            | OptionId::SyzygyProbeLimit
+            | OptionId::Syzygy50MoveRule => {
+                let settings = self.tablebase_settings();
+                self.searcher().set_tablebase_settings(settings);
             }
             OptionId::Ponder | OptionId::MultiPv | OptionId::MoveOverhead | OptionId::Chess960 => {} // read when a search starts
         }

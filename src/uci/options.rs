@@ -79,6 +79,14 @@ pub enum OptionId {
     UseNnue,
     /// `EvalFile`: the network file.
     EvalFile,
+    /// `SyzygyPath`: folders of Syzygy tablebases.
+    SyzygyPath,
+    /// `SyzygyProbeDepth`: least remaining depth to probe the largest tables.
+    SyzygyProbeDepth,
+    /// `SyzygyProbeLimit`: most pieces of a probed position.
+    SyzygyProbeLimit,
+    /// `Syzygy50MoveRule`: cursed wins are draws.
+    Syzygy50MoveRule,
 }
 
 /// One option as announced to the GUI.
@@ -195,6 +203,36 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::String {
             default: EMBEDDED_NETWORK,
         },
+    },
+    // Endgame tablebases (`tablebase`, `search::TablebaseSettings`), named as every
+    // engine names them so GUIs and tournament managers fill them in.
+    OptionSpec {
+        id: OptionId::SyzygyPath,
+        name: "SyzygyPath",
+        kind: OptionKind::String { default: "<empty>" },
+    },
+    OptionSpec {
+        id: OptionId::SyzygyProbeDepth,
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        id: OptionId::SyzygyProbeLimit,
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: crate::tablebase::MAX_TABLE_PIECES as i64,
+            min: 0,
+            max: crate::tablebase::MAX_TABLE_PIECES as i64,
+        },
+    },
+    OptionSpec {
+        id: OptionId::Syzygy50MoveRule,
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
     },
 ];
 

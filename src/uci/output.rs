@@ -101,6 +101,10 @@ pub fn info_line(info: &SearchInfo, pos: &Position, chess960: bool) -> String {
         info.hashfull.min(1000),
         info.time.as_millis()
     ));
+    // Only engines with tables loaded have hits; the others leave the field out.
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits {}", info.tbhits));
+    }
     let pv = legal_prefix(pos, &info.pv);
     if !pv.is_empty() {
         s.push_str(" pv");
@@ -142,13 +146,14 @@ mod tests {
     fn info_line_format() {
         let pos = Position::startpos();
         let e4 = pos.parse_uci_move("e2e4").unwrap();
-        let info = SearchInfo {
+        let mut info = SearchInfo {
             depth: 3,
             seldepth: 5,
             multipv: 1,
             score: Score::Mate(-2),
             bound: Bound::Lower,
             nodes: 1000,
+            tbhits: 0,
             time: Duration::from_millis(500),
             hashfull: 7,
             // The second e2e4 is illegal after the first and must be cut.
@@ -158,6 +163,12 @@ mod tests {
             info_line(&info, &pos, false),
             "info depth 3 seldepth 5 multipv 1 score mate -2 lowerbound nodes 1000 nps 2000 \
              hashfull 7 time 500 pv e2e4"
+        );
+        info.tbhits = 12;
+        assert_eq!(
+            info_line(&info, &pos, false),
+            "info depth 3 seldepth 5 multipv 1 score mate -2 lowerbound nodes 1000 nps 2000 \
+             hashfull 7 time 500 tbhits 12 pv e2e4"
         );
     }
 
