@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """CI smoke test: short games of Ladya against itself through python-chess's UCI client.
 
-Fails (exit 1) on an illegal move, a missing move in a live position, a time loss or a
-crash. Covers increment and moves-to-go clocks, pondering (ponderhit and ponder misses)
+Fails (exit 1) on an illegal move, a missing move in a live position, a time loss, a
+crash, a move that does not come within its clock plus WATCHDOG seconds (a hang), and
+anything python-chess complains about (its log at warning level or above: an illegal
+ponder move, a `bestmove` nobody asked for, a line it cannot parse). Covers increment and moves-to-go clocks, pondering (ponderhit and ponder misses)
 and one Chess960 game. Clocks are kept here, around each `play` call.
 
 Usage: selfplay.py ENGINE [--games-dir DIR]
 """
+import concurrent.futures
+import logging
 import os
 import sys
 import time
@@ -16,6 +20,22 @@ import chess.engine
 
 MAX_PLIES = 160          # adjudicate a draw after this many plies: the test is about the protocol
 MARGIN = 0.05            # seconds a move may exceed the clock (pipe and Python overhead)
+WATCHDOG = 5.0           # seconds past its clock after which a move counts as a hang
+
+
+class Complaints(logging.Handler):
+    """Collects what python-chess logs at warning level or above about the engines."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+COMPLAINTS = Complaints()
+logging.getLogger("chess.engine").addHandler(COMPLAINTS)
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPENINGS = os.path.join(HERE, "..", "..", "shared", "data", "openings")
 
@@ -42,6 +62,9 @@ def board_from(line, chess960=False):
 def play_game(exe, name, board, base, inc, moves_to_go=None, ponder=False):
     """Plays one game; returns None when it went well, else the reason it failed."""
     engines = [chess.engine.SimpleEngine.popen_uci(exe) for _ in range(2)]
+    watchdog = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    COMPLAINTS.messages.clear()
+    hung = False
     try:
         for e in engines:
             e.configure({"Hash": 8})
@@ -56,10 +79,16 @@ def play_game(exe, name, board, base, inc, moves_to_go=None, ponder=False):
                 white_inc=inc, black_inc=inc, remaining_moves=left[int(side)])
             start = time.monotonic()
             try:
-                result = engine.play(board, limit, ponder=ponder)
+                future = watchdog.submit(engine.play, board, limit, ponder=ponder)
+                result = future.result(timeout=clock[int(side)] + WATCHDOG)
+            except concurrent.futures.TimeoutError:
+                hung = True
+                return f"no move within {clock[int(side)] + WATCHDOG:.1f}s at ply {plies}: a hang"
             except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
                 return f"crash or protocol error at ply {plies}: {e!r}"
             used = time.monotonic() - start
+            if COMPLAINTS.messages:
+                return f"python-chess complained at ply {plies}: {COMPLAINTS.messages}"
             if used > clock[int(side)] + MARGIN:
                 return (f"time loss at ply {plies}: used {used:.3f}s "
                         f"with {clock[int(side)]:.3f}s on the clock")
@@ -75,6 +104,8 @@ def play_game(exe, name, board, base, inc, moves_to_go=None, ponder=False):
                 return f"illegal move {result.move} at ply {plies} in {board.fen()}"
             board.push(result.move)
             plies += 1
+        if COMPLAINTS.messages:
+            return f"python-chess complained after the game: {COMPLAINTS.messages}"
         outcome = board.outcome(claim_draw=True)
         print(f"{name}: {plies} plies, "
               f"{outcome.result() if outcome else 'adjudicated draw'}, "
@@ -83,9 +114,13 @@ def play_game(exe, name, board, base, inc, moves_to_go=None, ponder=False):
     finally:
         for e in engines:
             try:
-                e.quit()
+                if hung:
+                    e.close()  # kills the process: a hung engine would not answer quit
+                else:
+                    e.quit()
             except Exception:  # an engine that crashed cannot quit; already reported
                 pass
+        watchdog.shutdown(wait=False)
 
 
 def main():

@@ -133,10 +133,47 @@ fn malformed_fens_give_typed_errors() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 one",
             BadFullmoveNumber("one".into()),
         ),
+        // Eight pawns and a second queen: one more piece than promotions can give.
+        (
+            "4k3/8/8/8/8/PPPPPPPP/8/QQ2K3 w - - 0 1",
+            TooMuchMaterial(Color::White),
+        ),
+        (
+            "qqqqqqqq/qqk5/8/8/8/8/4P3/4K3 b - - 0 1",
+            TooMuchMaterial(Color::Black),
+        ),
         ("4k3/8/8/8/8/8/8/r3K3 b - - 0 1", OpponentInCheck),
         ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", OpponentInCheck),
     ];
-    assert!(cases.len() >= 25);
+    // Every kind of FEN error has a case: the match is exhaustive, so a new kind fails to
+    // compile here until it gets an index and a case.
+    let kind = |e: &FenError| match e {
+        Empty => 0,
+        TooManyFields(_) => 1,
+        WrongRankCount(_) => 2,
+        WrongFileCount { .. } => 3,
+        UnknownPiece(_) => 4,
+        MissingKing(_) => 5,
+        ExtraKing(_) => 6,
+        PawnOnBackRank(_) => 7,
+        TooMuchMaterial(_) => 8,
+        BadSideToMove(_) => 9,
+        BadCastlingChar(_) => 10,
+        CastlingWithoutKing(_) => 11,
+        CastlingWithoutRook(_) => 12,
+        BadEnPassant(_) => 13,
+        EnPassantWrongRank(_) => 14,
+        EnPassantWithoutPawn(_) => 15,
+        BadHalfmoveClock(_) => 16,
+        BadFullmoveNumber(_) => 17,
+        OpponentInCheck => 18,
+    };
+    let covered: std::collections::BTreeSet<usize> = cases.iter().map(|(_, e)| kind(e)).collect();
+    let missing: Vec<usize> = (0..19).filter(|k| !covered.contains(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "FEN error kinds without a case: {missing:?}"
+    );
     for (fen, expected) in cases {
         match Position::from_fen(fen) {
             Ok(p) => panic!("accepted malformed FEN {fen:?} as {}", p.to_fen()),

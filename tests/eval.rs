@@ -17,9 +17,26 @@ fn test_positions() -> Vec<Position> {
     positions
 }
 
-#[test]
-fn colour_flip_is_symmetric() {
-    for pos in test_positions() {
+/// Middlegames and endgames of Ladya's own self-play (`tests/data/selfplay_sample.txt`):
+/// positions as games reach them, which the perft suites, built to stress move
+/// generation, are not.
+fn game_positions() -> Vec<Position> {
+    let positions: Vec<Position> = include_str!("data/selfplay_sample.txt")
+        .lines()
+        .filter_map(|l| Position::from_fen(l.split(" | ").next()?).ok())
+        .collect();
+    assert_eq!(positions.len(), 4000, "need the 4,000 self-play positions");
+    let middlegames = positions
+        .iter()
+        .filter(|p| p.occupied().count() >= 20)
+        .count();
+    assert!(middlegames >= 1000, "only {middlegames} middlegames");
+    positions
+}
+
+/// The evaluation of each position equals that of its colour-flipped twin.
+fn assert_flip_symmetric(positions: Vec<Position>) {
+    for pos in positions {
         let flipped = pos.color_flipped();
         assert_eq!(
             evaluate(&pos),
@@ -29,6 +46,16 @@ fn colour_flip_is_symmetric() {
             trace(&flipped)
         );
     }
+}
+
+#[test]
+fn colour_flip_is_symmetric_in_game_positions() {
+    assert_flip_symmetric(game_positions());
+}
+
+#[test]
+fn colour_flip_is_symmetric() {
+    assert_flip_symmetric(test_positions());
 }
 
 #[test]

@@ -203,6 +203,9 @@ fn stop_flag_ends_the_search_with_a_legal_move() {
         .store(true, std::sync::atomic::Ordering::Relaxed);
     let r = searcher.search(&pos, &Limits::default(), &control, &mut |_| {});
     assert!(pos.legal_moves().contains(r.best.unwrap()));
+    // Without limits only the stop flag ends it: at its first reading, after 1,024 nodes
+    // (the first iterations from the start position may all fit below that).
+    assert!(r.nodes < 2_048, "{} nodes after stop", r.nodes);
 }
 
 /// Over random game positions: the best move, the PV and the ponder move are legal.

@@ -94,7 +94,11 @@ pub fn clock_budget(
     let cap = secs * cap_share;
     // Never plan past the clock itself, whatever the shares say.
     let limit = net(time, overhead);
-    let hard = net(Duration::from_secs_f64((ideal * HARD_PER_SOFT).min(cap)), overhead).min(limit);
+    let hard = net(
+        Duration::from_secs_f64((ideal * HARD_PER_SOFT).min(cap)),
+        overhead,
+    )
+    .min(limit);
     let soft = Duration::from_secs_f64(ideal)
         .min(hard.mul_f64(MAX_SOFT_PER_HARD))
         .max(MIN_BUDGET)
