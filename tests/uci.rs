@@ -630,6 +630,55 @@ fn threads_and_hash_change_between_searches_and_quit_is_instant() {
     assert!(e.exits_within(FAST), "quit took {:?}", t.elapsed());
 }
 
+/// The option maxima on this machine: `Hash` 65,536 MB (more than it has) is refused with
+/// an error or taken, never a crash, and the engine plays on; `Threads` 256 searches and
+/// stops.
+#[test]
+fn hash_and_threads_at_their_maximum() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 65536");
+    e.ready();
+    let refused = e.log.iter().any(|l| l.contains("cannot allocate"));
+    eprintln!("Hash 65536: {}", if refused { "refused" } else { "taken" });
+    e.send("position startpos");
+    e.send("go depth 4");
+    legal_bestmove(&e.bestmove(LONG), &Position::startpos(), false);
+    let seen = e.log.len();
+    e.send("setoption name Hash value 16");
+    e.send("setoption name Threads value 256");
+    e.ready();
+    assert!(
+        !e.log[seen..].iter().any(|l| l.contains("error")),
+        "{}",
+        e.tail()
+    );
+    e.send("go depth 6");
+    let best = e.bestmove(LONG);
+    legal_bestmove(&best, &Position::startpos(), false);
+    let info = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(info.contains(" nodes "), "{info}");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(LONG);
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "stop with 256 threads took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.exits_within(LONG), "quit took {:?}", t.elapsed());
+}
+
 #[test]
 fn tiny_clocks_never_lose_on_time() {
     let _s = serial();
@@ -735,7 +784,14 @@ fn random_positions_get_legal_moves() {
             }
         }
     }
-    assert!(none < 200);
+    // Both searches of every finished game (mate or stalemate) said `(none)`: the
+    // random games must have some, or the branch above was never tried.
+    let finished = positions
+        .iter()
+        .filter(|(p, _)| p.legal_moves().is_empty())
+        .count();
+    assert!(finished > 0, "no finished game among the random positions");
+    assert_eq!(none, 2 * finished);
 }
 
 #[test]
@@ -809,7 +865,23 @@ fn debug_commands() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
     e.send("eval");
-    e.expect(LONG, "evaluation", |l| l.contains("cp"));
+    // The totals are the library's evaluation of the position, and the network's line and
+    // the evaluation in use follow.
+    let pos =
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    let white = e.expect(LONG, "White's total", |l| {
+        l.starts_with("total (White's view)")
+    });
+    let stm = e.expect(LONG, "side-to-move total", |l| {
+        l.starts_with("total (side to move)")
+    });
+    let value = ladya::eval::evaluate(&pos);
+    assert_eq!(stm, format!("total (side to move) {value} cp"));
+    assert_eq!(white, format!("total (White's view) {} cp", -value));
+    e.expect(LONG, "network line", |l| l.starts_with("NNUE evaluation: "));
+    e.expect(LONG, "evaluation in use", |l| {
+        l.starts_with("The search uses ")
+    });
     e.send("perft 3");
     let total = e.expect(LONG, "perft total", |l| l.starts_with("Nodes searched"));
     assert!(total.starts_with("Nodes searched: 13160 "), "{total}");
@@ -1117,4 +1189,144 @@ fn bad_eval_files_are_reported_and_the_network_stays() {
     e.send("eval");
     e.expect(LONG, "NNUE line", |l| l.starts_with("NNUE evaluation"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// Playing weaker: UCI_LimitStrength, UCI_Elo, Skill Level, StrengthSeed.
+
+/// The node count of the last `info` line before the last `bestmove`.
+fn last_nodes(e: &Engine) -> u64 {
+    let line = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "nodes").unwrap();
+    words[i + 1].parse().unwrap()
+}
+
+#[test]
+fn limit_strength_on_and_off_restores_full_strength() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 9");
+    e.bestmove(LONG);
+    let full = last_nodes(&e);
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1500");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 9");
+    let best = e.bestmove(LONG);
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "c7c5"] {
+        pos.make_move(pos.parse_uci_move(m).unwrap());
+    }
+    legal_bestmove(&best, &pos, false);
+    assert!(
+        last_nodes(&e) < full / 4,
+        "limited {} against {full}",
+        last_nodes(&e)
+    );
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 9");
+    e.bestmove(LONG);
+    assert_eq!(last_nodes(&e), full, "full strength is not back");
+    // Skill Level 20 is full strength too, a lower one is not.
+    e.send("setoption name Skill Level value 3");
+    e.send("ucinewgame");
+    e.send("go depth 9");
+    e.bestmove(LONG);
+    assert!(last_nodes(&e) < full / 4);
+}
+
+#[test]
+fn the_lowest_setting_moves_legally_in_a_human_time() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1320");
+    let mut pos = Position::startpos();
+    for mv in ["e2e4", "e7e5", "g1f3"] {
+        pos.make_move(pos.parse_uci_move(mv).unwrap());
+    }
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.ready();
+    let t = Instant::now();
+    e.send("go wtime 60000 btime 60000");
+    let best = e.bestmove(LONG);
+    let took = t.elapsed();
+    legal_bestmove(&best, &pos, false);
+    // Not at once, and not much of a one-minute clock.
+    assert!(
+        took >= Duration::from_millis(300) && took <= Duration::from_secs(5),
+        "took {took:?}"
+    );
+    // `stop` cuts the pause short.
+    e.send("go wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(50));
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(LONG);
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn uci_elo_out_of_range_is_refused_and_the_old_value_stays() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 2000");
+    e.ready();
+    for bad in ["99999", "1000", "abc", "-5"] {
+        e.send(&format!("setoption name UCI_Elo value {bad}"));
+        let err = e.expect(LONG, "error", |l| l.starts_with("info string error"));
+        assert!(err.contains("UCI_Elo"), "{err}");
+    }
+    // Still 2000: its node budget, not full strength's 200,000 nodes nor 1320's.
+    let budget = ladya::search::Strength::at(2000, 0).unwrap().node_budget();
+    e.send("position startpos");
+    e.send("go nodes 200000");
+    e.bestmove(LONG);
+    assert!(last_nodes(&e) <= budget, "{} nodes", last_nodes(&e));
+    let low = ladya::search::Strength::at(1320, 0).unwrap().node_budget();
+    assert!(last_nodes(&e) > low, "{} nodes", last_nodes(&e));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_move() {
+    let _s = serial();
+    let lines = [
+        "position startpos",
+        "position startpos moves e2e4 e7e5 g1f3",
+        "position startpos moves d2d4 g8f6 c2c4 e7e6",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ];
+    let play = |seed: u32| -> Vec<String> {
+        let mut e = Engine::start();
+        e.send("setoption name UCI_LimitStrength value true");
+        e.send("setoption name UCI_Elo value 1400");
+        e.send(&format!("setoption name StrengthSeed value {seed}"));
+        lines
+            .iter()
+            .map(|l| {
+                e.send(l);
+                e.send("go depth 30");
+                e.bestmove(LONG)
+            })
+            .collect()
+    };
+    let a = play(11);
+    assert_eq!(a, play(11));
+    // Other seeds choose otherwise somewhere (the choice is a real one).
+    assert!((12..20).any(|s| play(s) != a), "every seed plays {a:?}");
 }

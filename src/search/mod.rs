@@ -18,12 +18,14 @@ mod picker;
 mod qsearch;
 mod root;
 mod see;
+pub mod strength;
 mod tablebase;
 pub mod tt;
 
 pub use interface::*;
 pub use legal::is_legal_fast;
 pub use see::see_ge;
+pub use strength::Strength;
 pub use tablebase::TablebaseSettings;
 
 use crate::board::Position;

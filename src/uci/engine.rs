@@ -291,6 +291,18 @@ impl Engine {
         Ok(())
     }
 
+    /// The strength limit of the options: `UCI_Elo` when `UCI_LimitStrength` is on, else
+    /// `Skill Level` below 20, else none (full strength).
+    pub(super) fn strength(&self) -> Option<crate::search::Strength> {
+        use crate::search::Strength;
+        let seed = self.options.spin(OptionId::StrengthSeed) as u64;
+        if self.options.check(OptionId::LimitStrength) {
+            Strength::at(self.options.spin(OptionId::Elo) as u32, seed)
+        } else {
+            Strength::from_skill(self.options.spin(OptionId::SkillLevel) as u32, seed)
+        }
+    }
+
     /// How the search uses the tablebases, from the `Syzygy*` options.
     fn tablebase_settings(&self) -> crate::search::TablebaseSettings {
         crate::search::TablebaseSettings {
@@ -379,7 +391,14 @@ impl Engine {
                 let settings = self.tablebase_settings();
                 self.searcher().set_tablebase_settings(settings);
             }
-            OptionId::Ponder | OptionId::MultiPv | OptionId::MoveOverhead | OptionId::Chess960 => {} // read when a search starts
+            OptionId::Ponder
+            | OptionId::MultiPv
+            | OptionId::MoveOverhead
+            | OptionId::Chess960
+            | OptionId::LimitStrength
+            | OptionId::Elo
+            | OptionId::SkillLevel
+            | OptionId::StrengthSeed => {} // read when a search starts
         }
         Ok(())
     }

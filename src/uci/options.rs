@@ -87,6 +87,14 @@ pub enum OptionId {
     SyzygyProbeLimit,
     /// `Syzygy50MoveRule`: cursed wins are draws.
     Syzygy50MoveRule,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`.
+    LimitStrength,
+    /// `UCI_Elo`: the strength to play at.
+    Elo,
+    /// `Skill Level`: 0-20, the same weakening on a coarser scale.
+    SkillLevel,
+    /// `StrengthSeed`: seed of the weakened move choice (0: a new one each move).
+    StrengthSeed,
 }
 
 /// One option as announced to the GUI.
@@ -233,6 +241,39 @@ pub const OPTIONS: &[OptionSpec] = &[
         id: OptionId::Syzygy50MoveRule,
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check { default: true },
+    },
+    // Playing weaker (`search::strength`), with the names GUIs send.
+    OptionSpec {
+        id: OptionId::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::Elo,
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: crate::search::strength::MIN_ELO as i64,
+            min: crate::search::strength::MIN_ELO as i64,
+            max: crate::search::strength::MAX_ELO as i64,
+        },
+    },
+    OptionSpec {
+        id: OptionId::SkillLevel,
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+    },
+    OptionSpec {
+        id: OptionId::StrengthSeed,
+        name: "StrengthSeed",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: i32::MAX as i64,
+        },
     },
 ];
 

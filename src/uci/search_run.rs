@@ -102,6 +102,7 @@ impl Engine {
             started: Instant::now(),
             duration: None,
         });
+        let strength = self.strength();
         let out = self.out.clone();
         let tx = self.tx.clone();
         let spawned = thread::Builder::new()
@@ -114,7 +115,12 @@ impl Engine {
                         out.line(&output::currmove_line(depth, mv, number, chess960))
                     }
                 };
-                let result = searcher.search(&pos, &limits, &control, &mut on_event);
+                let result = match strength {
+                    Some(s) => {
+                        searcher.search_at_strength(&pos, &limits, s, &control, &mut on_event)
+                    }
+                    None => searcher.search(&pos, &limits, &control, &mut on_event),
+                };
                 let _ = tx.send(Msg::SearchDone(Box::new(Finished { searcher, result })));
             });
         if let Err(e) = spawned {

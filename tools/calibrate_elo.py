@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Calibrates UCI_Elo on Stockfish 15.1's scale: plays Ladya at UCI_Elo X against Stockfish
+at UCI_Elo X for each X, and fits the table `CALIBRATION` in src/search/strength.rs that maps
+a setting to the strength the engine plays at, so that each setting scores near 50%.
+
+Usage: tools/calibrate_elo.py [--engine target/release/ladya] [--games 60]
+           [--levels 1400,1700,2000,2300,2600] [--tc 10+0.1] [--concurrency 2]
+Needs ../shared/tools/match.py, python-chess and Debian's stockfish (/usr/games/stockfish).
+Prints the README table and the new CALIBRATION lines; rerun after every change of strength.
+"""
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MATCH = os.path.join(ROOT, "..", "shared", "tools", "match.py")
+OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "noob_3moves_sample.epd")
+STRENGTH_RS = os.path.join(ROOT, "src", "search", "strength.rs")
+
+
+def current_table():
+    """The (setting, internal) pairs of CALIBRATION in strength.rs."""
+    text = open(STRENGTH_RS).read()
+    block = re.search(r"CALIBRATION: \[\(u32, u32\); \d+\] = \[(.*?)\];", text, re.S).group(1)
+    return [(int(a), int(b)) for a, b in re.findall(r"\((\d+), (\d+)\)", block)]
+
+
+def interpolate(table, x):
+    if x <= table[0][0]:
+        return table[0][1]
+    for (x0, y0), (x1, y1) in zip(table, table[1:]):
+        if x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return table[-1][1]
+
+
+def play(args, level):
+    pgn = f"/tmp/ladya-calibrate-{level}.pgn"
+    cmd = [sys.executable, MATCH,
+           "-e1", args.engine, "-n1", f"ladya{level}",
+           "-o1", "UCI_LimitStrength=true", "-o1", f"UCI_Elo={level}", "-o1", "Hash=16",
+           "-e2", args.stockfish, "-n2", f"sf{level}",
+           "-o2", "UCI_LimitStrength=true", "-o2", f"UCI_Elo={level}",
+           "-o2", "Hash=16", "-o2", "Threads=1",
+           "--tc", args.tc, "--openings", OPENINGS, "--shuffle", "--seed", str(level),
+           "--games", str(args.games), "--concurrency", str(args.concurrency), "--pgn", pgn]
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    m = re.search(r"W (\d+) - L (\d+) - D (\d+)", out)
+    if not m:
+        sys.exit(f"match at {level} failed:\n{out[-2000:]}")
+    w, l, d = map(int, m.groups())
+    forfeits = re.findall(r"ladya\d+: time losses (\d+), illegal moves (\d+), crashes (\d+)", out)
+    return w, l, d, forfeits
+
+
+def elo(score):
+    score = min(max(score, 0.01), 0.99)
+    return -400 * math.log10(1 / score - 1)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "ladya"))
+    p.add_argument("--stockfish", default="/usr/games/stockfish")
+    p.add_argument("--games", type=int, default=60)
+    p.add_argument("--levels", default="1400,1700,2000,2300,2600")
+    p.add_argument("--tc", default="10+0.1")
+    p.add_argument("--concurrency", type=int, default=2)
+    args = p.parse_args()
+    table = current_table()
+    rows, fitted = [], []
+    for level in map(int, args.levels.split(",")):
+        w, l, d, forfeits = play(args, level)
+        n = w + l + d
+        score = (w + d / 2) / n
+        diff = elo(score)
+        rows.append((level, n, w, l, d, score, diff, forfeits))
+        # The engine at this setting plays about `diff` above the target: ask it for that
+        # much less (a linear step on the current table).
+        fitted.append((level, round(interpolate(table, level) - diff)))
+        print(f"UCI_Elo {level}: {w}-{l}-{d}, {100 * score:.1f}%, {diff:+.0f} Elo; forfeits {forfeits}",
+              flush=True)
+    print("\n| setting | opponent | games | W-L-D | score | Elo difference |")
+    print("|---|---|---|---|---|---|")
+    for level, n, w, l, d, score, diff, _ in rows:
+        print(f"| {level} | Stockfish 15.1 `UCI_Elo={level}` | {n} | {w}-{l}-{d} | "
+              f"{100 * score:.1f}% | {diff:+.0f} |")
+    print("\nNew CALIBRATION for src/search/strength.rs (setting, strength played):")
+    for level, internal in fitted:
+        print(f"    ({level}, {max(internal, 1)}),")
+
+
+if __name__ == "__main__":
+    main()
