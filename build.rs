@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 #[allow(dead_code)]
 mod rays {
-    include!("src/movegen/rays.rs");
+    include!("src/attacks/rays.rs");
 }
 use rays::*;
 
@@ -90,7 +90,7 @@ fn find_magic(
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/movegen/rays.rs");
+    println!("cargo:rerun-if-changed=src/attacks/rays.rs");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(MAGIC_SEED);
     let mut table = Vec::new();
     let rooks: Vec<Found> = (0..64)

@@ -9,6 +9,7 @@
 #![deny(unsafe_code)]
 
 pub mod analyse;
+pub mod attacks;
 pub mod bench;
 pub mod bitboard;
 pub mod board;

@@ -1,9 +1,9 @@
 //! Castling rights, stored as the squares of the rooks that may still castle, so standard
 //! chess and Chess960 share one representation.
 
+use crate::attacks::between;
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
-use crate::movegen::attacks::between;
 use crate::types::{Color, Square};
 
 /// Which wing a castling move goes to.

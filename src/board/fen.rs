@@ -1,8 +1,8 @@
 //! FEN parsing and printing, with X-FEN (`KQkq`) and Shredder-FEN (`HAha`) castling fields.
 
 use super::{CastleSide, Position};
+use crate::attacks::pawn_attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::attacks::pawn_attacks;
 use crate::types::{Color, File, Piece, PieceType, Rank, Square};
 use std::fmt;
 

@@ -1,8 +1,8 @@
 //! make/unmake of moves and null moves, with incremental Zobrist and pawn keys.
 
 use super::{zobrist, Position, Undo};
+use crate::attacks::pawn_attacks;
 use crate::chess_move::{Move, MoveKind};
-use crate::movegen::attacks::pawn_attacks;
 use crate::types::{Color, Piece, PieceType, Square};
 
 impl Position {

@@ -16,12 +16,12 @@ pub use fen::FenError;
 pub use psq::{PsqTable, ZERO_PSQ};
 pub use san::SanError;
 
-use crate::bitboard::Bitboard;
-use crate::chess_move::Move;
-use crate::movegen::attacks::{
+use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
     rook_rays,
 };
+use crate::bitboard::Bitboard;
+use crate::chess_move::Move;
 use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
 

@@ -7,20 +7,20 @@
 //! Noisy moves are all captures (en passant and capturing promotions included) and queen
 //! promotions; quiet moves are everything else (under-promotions without capture, castling).
 
-pub mod attacks;
 mod move_list;
-/// The slow ray-walk reference for slider attacks (shared with `build.rs`).
-pub mod rays;
 
+/// The attack tables live below both `board` and `movegen` (`crate::attacks`); the old
+/// paths `movegen::attacks` and `movegen::rays` still name them.
+pub use crate::attacks::{self, rays};
 pub use move_list::{MoveList, MAX_MOVES};
 
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use crate::bitboard::Bitboard;
 use crate::board::{CastleSide, Position};
 use crate::chess_move::{Move, MoveKind};
 use crate::types::{Color, File, PieceType, Rank, Square};
-use attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
-};
 use std::fmt;
 
 /// Which moves to generate.

@@ -1,8 +1,14 @@
 //! Attack sets: leaper tables (pawn, knight, king), magic-bitboard slider lookups, and the
 //! `between`/`line` tables used for pins and checks.
 //!
+//! Below both `board` (which needs attacks for check and castling) and `movegen` (which
+//! needs the position): neither imports the other's tables.
+//!
 //! Leaper and line tables are computed by `const fn` at compile time; the magic numbers and
 //! the slider table come from `build.rs` (see `magics`).
+
+/// The slow ray-walk reference for slider attacks (shared with `build.rs`).
+pub mod rays;
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, PieceType, Square};
@@ -236,8 +242,8 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 
 #[cfg(test)]
 mod tests {
+    use super::rays::{ray_attacks, relevant_mask, BISHOP_DIRS, ROOK_DIRS};
     use super::*;
-    use crate::movegen::rays::{ray_attacks, relevant_mask, BISHOP_DIRS, ROOK_DIRS};
 
     /// Every square and every subset of its relevant occupancy, plus random outside bits,
     /// against the slow ray walk.
