@@ -272,6 +272,9 @@ fn san_line(pos: &Position, pv: &[Move]) -> String {
 
 fn score_text(score: Score) -> String {
     match score {
+        // Tablebase results are scored beyond any evaluation (`TB_WIN - ply`).
+        Score::Cp(cp) if cp >= ladya::search::DECISIVE => "TB win".to_string(),
+        Score::Cp(cp) if cp <= -ladya::search::DECISIVE => "TB loss".to_string(),
         Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
         Score::Mate(n) => format!("#{n}"),
     }

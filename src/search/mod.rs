@@ -153,6 +153,15 @@ impl Search<'_> {
         }
     }
 
+    /// The static evaluation of `pos`, from its table entry when that has one (entries
+    /// a tablebase probe wrote have none: their eval is `NO_SCORE`).
+    fn static_eval(&mut self, pos: &Position, entry: Option<tt::TtEntry>) -> i32 {
+        match entry {
+            Some(e) if e.eval != negamax::NO_SCORE => e.eval,
+            _ => self.evaluate(pos),
+        }
+    }
+
     /// Looks at the node limit at every node, and at the stop flag, the pondering flag and
     /// the clock every `POLL_INTERVAL` nodes.
     #[inline]

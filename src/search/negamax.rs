@@ -126,10 +126,7 @@ impl Search<'_> {
         let static_eval = if in_check {
             NO_SCORE
         } else {
-            // Tablebase entries carry no evaluation.
-            tt_entry
-                .filter(|e| e.eval != NO_SCORE)
-                .map_or_else(|| self.evaluate(pos), |e| e.eval)
+            self.static_eval(pos, tt_entry)
         };
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;

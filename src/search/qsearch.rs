@@ -61,7 +61,7 @@ impl Search<'_> {
         let (static_eval, mut best) = if in_check {
             (-MATE, -MATE + ply as i32)
         } else {
-            let eval = tt_entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            let eval = self.static_eval(pos, tt_entry);
             if eval >= beta {
                 return eval;
             }

@@ -342,7 +342,11 @@ impl Searcher {
                     if s.stopped {
                         break;
                     }
-                    let bound = if score <= alpha {
+                    // A full window holds every score a search returns: never widen it.
+                    let full = alpha <= -MATE && beta >= MATE;
+                    let bound = if full {
+                        break;
+                    } else if score <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-MATE);
                         Bound::Upper
@@ -358,7 +362,7 @@ impl Searcher {
                         pv_idx + 1,
                         bound,
                     )));
-                    delta += delta / 2;
+                    delta = delta.saturating_add(delta / 2);
                 }
                 root[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if s.stopped {
