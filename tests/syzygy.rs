@@ -166,12 +166,25 @@ fn truncated_and_foreign_files_are_left_out() {
 use ladya::search::{Limits, SearchControl, Searcher, TablebaseSettings};
 use ladya::Move;
 
+/// The search's move; every score it reports on the way must be a real one (a table
+/// entry's missing evaluation once surfaced as `mate 0`, a score no search can have).
 fn best_move(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Move {
+    use ladya::search::{Score, SearchEvent};
     let control = SearchControl::default();
-    searcher
-        .search(pos, limits, &control, &mut |_| {})
-        .best
-        .expect("a legal move")
+    let mut bad = Vec::new();
+    let result = searcher.search(pos, limits, &control, &mut |e| {
+        if let SearchEvent::Info(i) = e {
+            if matches!(i.score, Score::Mate(0)) {
+                bad.push(i.depth);
+            }
+        }
+    });
+    assert!(
+        bad.is_empty(),
+        "{}: mate 0 reported at depths {bad:?}",
+        pos.to_fen()
+    );
+    result.best.expect("a legal move")
 }
 
 #[test]
