@@ -14,6 +14,8 @@ if [ ! -x "$shared/tools/fastchess/build.sh" ]; then
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# fastchess writes its config.json into the working directory: keep it out of the checkout.
+cd "$work"
 "$shared/tools/fastchess/build.sh" "$work/fastchess" >/dev/null
 "$work/fastchess" --compliance "$engine" >"$work/compliance.log" 2>&1 || {
     tail -20 "$work/compliance.log"
