@@ -176,17 +176,7 @@ impl Searcher {
     /// `None` when the tables do not hold the root.
     fn tablebase_limits(&mut self, pos: &Position, limits: &Limits) -> Option<Limits> {
         self.root_tb_score = None;
-        let legal = pos.legal_moves();
-        let candidates: Vec<Move> = match legal
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect::<Vec<_>>()
-        {
-            some if !some.is_empty() => some,
-            _ => legal.as_slice().to_vec(),
-        };
+        let candidates = root_candidates(pos, &limits.searchmoves);
         let (best, score) = self.tb.root_moves(pos, &candidates)?;
         self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         self.root_tb_score = Some(score);
@@ -217,16 +207,7 @@ impl Searcher {
 
         // The root moves: the legal ones, restricted to `searchmoves` when any of those
         // is legal; the TT move first.
-        let legal = pos.legal_moves();
-        let mut moves: Vec<Move> = legal
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
-        if moves.is_empty() {
-            moves = legal.as_slice().to_vec();
-        }
+        let mut moves = root_candidates(&pos, &limits.searchmoves);
         if let Some(e) = self.tt.probe(pos.key(), 0) {
             if let Some(i) = moves.iter().position(|&m| m == e.mv) {
                 moves[..=i].rotate_right(1);
@@ -422,5 +403,22 @@ impl Searcher {
             info,
             nodes,
         }
+    }
+}
+
+/// The root moves a search may play: the legal ones among `searchmoves`, or every legal
+/// move when none of those is legal (or none was given).
+fn root_candidates(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let chosen: Vec<Move> = legal
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.contains(m))
+        .collect();
+    if chosen.is_empty() {
+        legal.as_slice().to_vec()
+    } else {
+        chosen
     }
 }
