@@ -145,6 +145,15 @@ impl Drop for Engine {
 }
 
 /// The move of a `bestmove` line, checked legal in `pos` and written in the right notation.
+/// The start position after `moves` (UCI notation).
+fn startpos_after(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves {
+        pos.make_move(pos.parse_uci_move(m).unwrap());
+    }
+    pos
+}
+
 fn legal_bestmove(line: &str, pos: &Position, chess960: bool) -> Move {
     let text = line.split_whitespace().nth(1).expect("bestmove has a move");
     let mv = pos
@@ -213,10 +222,7 @@ fn go_depth_gives_a_legal_move_after_a_final_score() {
     };
     assert!(last_info.contains(" score "), "{last_info}");
     assert!(last_info.contains(" pv "), "{last_info}");
-    let mut pos = Position::startpos();
-    for m in ["e2e4", "e7e5", "g1f3"] {
-        pos.make_move(pos.parse_uci_move(m).unwrap());
-    }
+    let pos = startpos_after(&["e2e4", "e7e5", "g1f3"]);
     legal_bestmove(&best, &pos, false);
     // Exactly one bestmove.
     e.no_bestmove_for(Duration::from_millis(200));
@@ -302,10 +308,7 @@ fn ponderhit_and_stop_end_a_ponder_search() {
         "{:?}",
         t.elapsed()
     );
-    let mut pos = Position::startpos();
-    for m in ["e2e4", "e7e5"] {
-        pos.make_move(pos.parse_uci_move(m).unwrap());
-    }
+    let pos = startpos_after(&["e2e4", "e7e5"]);
     legal_bestmove(&best, &pos, false);
 
     // Ponder miss: stop, then the GUI sends the real position at once.
@@ -566,10 +569,7 @@ fn threads_search_together_and_sum_their_nodes() {
     e.send("position startpos moves e2e4 c7c5");
     e.send("go depth 10");
     let best = e.bestmove(LONG);
-    let mut pos = Position::startpos();
-    for m in ["e2e4", "c7c5"] {
-        pos.make_move(pos.parse_uci_move(m).unwrap());
-    }
+    let pos = startpos_after(&["e2e4", "c7c5"]);
     legal_bestmove(&best, &pos, false);
     assert!(
         e.log.iter().any(|l| l.starts_with("info depth 10 ")),
@@ -1221,10 +1221,7 @@ fn limit_strength_on_and_off_restores_full_strength() {
     e.send("position startpos moves e2e4 c7c5");
     e.send("go depth 9");
     let best = e.bestmove(LONG);
-    let mut pos = Position::startpos();
-    for m in ["e2e4", "c7c5"] {
-        pos.make_move(pos.parse_uci_move(m).unwrap());
-    }
+    let pos = startpos_after(&["e2e4", "c7c5"]);
     legal_bestmove(&best, &pos, false);
     assert!(
         last_nodes(&e) < full / 4,
@@ -1251,10 +1248,7 @@ fn the_lowest_setting_moves_legally_in_a_human_time() {
     let mut e = Engine::start();
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1320");
-    let mut pos = Position::startpos();
-    for mv in ["e2e4", "e7e5", "g1f3"] {
-        pos.make_move(pos.parse_uci_move(mv).unwrap());
-    }
+    let pos = startpos_after(&["e2e4", "e7e5", "g1f3"]);
     e.send("position startpos moves e2e4 e7e5 g1f3");
     e.ready();
     let t = Instant::now();
