@@ -160,6 +160,55 @@ fn truncated_and_foreign_files_are_left_out() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn damaged_contents_are_caught_by_the_checksum() {
+    let _lock = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    // The real set verifies completely: no table is left out, none goes unverified.
+    let report = load(tables_dir().to_str().unwrap());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!((report.wdl, report.dtz, report.unverified), (35, 35, 0));
+
+    // Noise inside files of the right length with the right header (what a failing disk
+    // or a bad download leaves): once such a file took the prober down.
+    let dir = scratch("damaged");
+    copy_table("KQvK.rtbw", &dir);
+    let mut damaged = Vec::new();
+    for (i, name) in ["KRPvK.rtbw", "KRPvK.rtbz", "KQvKR.rtbw", "KBNvK.rtbz"]
+        .into_iter()
+        .enumerate()
+    {
+        let path = copy_table(name, &dir);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let len = bytes.len();
+        // A different spot and size for each: past the header, in the middle, near the end.
+        let (from, count) = [(64, 16), (len / 2, 1), (len / 3, 200), (len - 40, 8)][i];
+        for (k, b) in bytes[from..from + count].iter_mut().enumerate() {
+            *b ^= 0x5a ^ (k as u8);
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        damaged.push(name);
+    }
+    let report = load(dir.to_str().unwrap());
+    let errors: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), damaged.len(), "{errors:?}");
+    for name in damaged {
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains(name) && e.contains("checksum")),
+            "{name} not reported: {errors:?}"
+        );
+    }
+    assert_eq!((report.wdl, report.dtz), (1, 0));
+    // The good table answers; the damaged ones are not consulted.
+    let pos = Position::from_fen(KQVK_WIN).unwrap();
+    assert_eq!(tablebase::probe_wdl(&pos), Some(Wdl::Win));
+    let krpvk = Position::from_fen("8/8/8/8/8/2k5/P7/KR6 w - - 0 1").unwrap();
+    assert_eq!(tablebase::probe_wdl(&krpvk), None);
+    load("");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------
 // The search with tables: DTZ-optimal at the root, won endings converted, draws held.
 

@@ -57,6 +57,25 @@ def play(args, level):
     return w, l, d, forfeits
 
 
+def invert(measured, target):
+    """The internal strength that plays at `target`, read off the measured curve
+    (internal, played) by piecewise-linear interpolation; beyond its ends the curve is
+    continued with slope 1. The curve is made monotone first, because a few dozen games
+    per point leave noise of ±50 Elo or more."""
+    points = sorted(measured)
+    monotone = []
+    for internal, played in points:
+        if monotone and played <= monotone[-1][1]:
+            played = monotone[-1][1] + 1
+        monotone.append((internal, played))
+    if target <= monotone[0][1]:
+        return monotone[0][0] + target - monotone[0][1]
+    for (i0, p0), (i1, p1) in zip(monotone, monotone[1:]):
+        if target <= p1:
+            return i0 + (i1 - i0) * (target - p0) / (p1 - p0)
+    return monotone[-1][0] + target - monotone[-1][1]
+
+
 def elo(score):
     score = min(max(score, 0.01), 0.99)
     return -400 * math.log10(1 / score - 1)
@@ -72,7 +91,7 @@ def main():
     p.add_argument("--concurrency", type=int, default=2)
     args = p.parse_args()
     table = current_table()
-    rows, fitted = [], []
+    rows, measured = [], []
     for level in map(int, args.levels.split(",")):
         w, l, d, forfeits = play(args, level)
         n = w + l + d
@@ -81,7 +100,8 @@ def main():
         rows.append((level, n, w, l, d, score, diff, forfeits))
         # The engine at this setting plays about `diff` above the target: ask it for that
         # much less (a linear step on the current table).
-        fitted.append((level, round(interpolate(table, level) - diff)))
+        # The engine asked for `internal` plays at about `level + diff`.
+        measured.append((interpolate(table, level), level + diff))
         print(f"UCI_Elo {level}: {w}-{l}-{d}, {100 * score:.1f}%, {diff:+.0f} Elo; forfeits {forfeits}",
               flush=True)
     print("\n| setting | opponent | games | W-L-D | score | Elo difference |")
@@ -90,8 +110,8 @@ def main():
         print(f"| {level} | Stockfish 15.1 `UCI_Elo={level}` | {n} | {w}-{l}-{d} | "
               f"{100 * score:.1f}% | {diff:+.0f} |")
     print("\nNew CALIBRATION for src/search/strength.rs (setting, strength played):")
-    for level, internal in fitted:
-        print(f"    ({level}, {max(internal, 1)}),")
+    for level in sorted({lv for lv, *_ in rows}):
+        print(f"    ({level}, {max(round(invert(measured, level)), 1)}),")
 
 
 if __name__ == "__main__":

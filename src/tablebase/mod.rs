@@ -4,8 +4,9 @@
 //! descendant); nothing outside this module sees its types. It keeps one global set of
 //! tables per process, so this module does too: [`load`] replaces the set, [`probe_wdl`]
 //! and [`probe_root`] read it from any thread. Files are checked before the prober sees
-//! them (`files.rs`): a missing folder, a file given as a folder, a table cut short or
-//! with a foreign header is reported and left out, and the other tables are used.
+//! them (`files.rs`): a missing folder, a file given as a folder, a table cut short, with
+//! a foreign header or whose checksum fails is reported and left out, and the other
+//! tables are used.
 //!
 //! What the tables answer, and only for positions without castling rights:
 //! - WDL: the result with best play, where a *cursed win* is a win that the fifty-move
@@ -13,9 +14,11 @@
 //! - DTZ, at the root: for every legal move, how many plies until the next capture or
 //!   pawn move with best play, which is what ranks the moves of a won ending.
 
+mod checksum;
 mod files;
 mod probe;
 
+pub use checksum::verify as verify_checksum;
 pub use files::{is_empty_path, Scan, TableFile, TableKind, TbError, MAX_TABLE_PIECES};
 pub use probe::{MoveProbe, RootProbe, Wdl};
 
@@ -48,18 +51,28 @@ pub struct LoadReport {
     pub max_pieces: u32,
     /// Folders and files left out, each with the reason.
     pub errors: Vec<TbError>,
+    /// Tables in use whose checksum was not verified (a set over `VERIFY_BUDGET_BYTES`).
+    pub unverified: usize,
 }
 
 impl LoadReport {
     /// The line a user sees, e.g. `found 70 tablebases, up to 4 pieces`.
     pub fn summary(&self) -> String {
-        format!(
+        let mut line = format!(
             "found {} tablebases ({} WDL, {} DTZ), up to {} pieces",
             self.wdl + self.dtz,
             self.wdl,
             self.dtz,
             self.max_pieces
-        )
+        );
+        if self.unverified > 0 {
+            line += &format!(
+                "; {} of them unverified (checksums are checked for the first {} GiB)",
+                self.unverified,
+                files::VERIFY_BUDGET_BYTES >> 30
+            );
+        }
+        line
     }
 }
 
@@ -98,6 +111,7 @@ pub fn load(spec: &str) -> LoadReport {
             let (wdl, dtz) = scan.counts();
             report.wdl = wdl;
             report.dtz = dtz;
+            report.unverified = scan.unverified;
             report.max_pieces = tables.max_pieces().min(scan.max_pieces());
             MAX_PIECES.store(report.max_pieces, Ordering::SeqCst);
             *guard = Some(Loaded {
