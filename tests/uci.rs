@@ -598,6 +598,58 @@ fn threads_search_together_and_sum_their_nodes() {
     assert!(one <= LIMIT, "1 thread reported {one} nodes");
 }
 
+/// The search threads live between searches: the same threads (by id and name) serve
+/// every `go`, and changing `Threads` starts or ends only the difference.
+#[cfg(target_os = "linux")]
+#[test]
+fn search_threads_are_parked_between_searches_not_started_per_go() {
+    let _s = serial();
+    let mut e = Engine::start();
+    let pid = e.child.id();
+    // (thread id, name) of every thread of the engine whose name starts with "search".
+    let search_threads = || -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .flatten()
+            .filter_map(|t| {
+                let name = std::fs::read_to_string(t.path().join("comm")).ok()?;
+                let name = name.trim().to_string();
+                name.starts_with("search")
+                    .then(|| (t.file_name().to_string_lossy().into_owned(), name))
+            })
+            .collect();
+        v.sort_by(|a, b| a.1.cmp(&b.1));
+        v
+    };
+    e.send("setoption name Threads value 3");
+    e.ready();
+    let mut seen = Vec::new();
+    for moves in ["e2e4", "d2d4", "g1f3", "c2c4"] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 8");
+        e.bestmove(LONG);
+        e.ready();
+        seen.push(search_threads());
+    }
+    let names: Vec<&str> = seen[0].iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["search", "search-1", "search-2"], "{seen:?}");
+    assert!(seen.iter().all(|s| *s == seen[0]), "threads changed: {seen:?}");
+    // Down to 2 threads: the main search thread and the first helper stay.
+    e.send("setoption name Threads value 2");
+    e.send("go depth 6");
+    e.bestmove(LONG);
+    e.ready();
+    let mut after = search_threads();
+    for _ in 0..100 {
+        if after.len() == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        after = search_threads();
+    }
+    assert_eq!(after[..], seen[0][..2], "{after:?}");
+}
+
 #[test]
 fn threads_and_hash_change_between_searches_and_quit_is_instant() {
     let _s = serial();

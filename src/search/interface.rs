@@ -118,7 +118,7 @@ pub enum SearchEvent {
 }
 
 /// The outcome of a search.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SearchResult {
     /// The move to play; `None` only when there is no legal move.
     pub best: Option<Move>,

@@ -15,6 +15,7 @@ mod legal;
 mod negamax;
 mod params;
 mod picker;
+pub mod pool;
 mod qsearch;
 mod root;
 mod see;
@@ -31,11 +32,12 @@ pub use tablebase::TablebaseSettings;
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::nnue::{AccumulatorStack, Network};
+use crossbeam_channel::Receiver;
 use history::History;
 use params::*;
+use pool::Worker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -275,10 +277,12 @@ pub struct Searcher {
     acc: Box<AccumulatorStack>,
     /// Helpers between searches.
     helpers: Vec<Searcher>,
+    /// The helpers' threads, parked between searches (`threads - 1` of them).
+    workers: Vec<Worker>,
     /// Helpers of the last search, told to stop and perhaps still finishing: the main
-    /// thread answers without waiting for them, and they are taken back (joined) when
-    /// the searcher is next used.
-    finishing: Vec<JoinHandle<Searcher>>,
+    /// thread answers without waiting for them, and they are taken back when the
+    /// searcher is next used.
+    finishing: Vec<Receiver<Searcher>>,
     /// The number of threads asked for.
     threads: usize,
     shared: Arc<Shared>,
@@ -310,6 +314,7 @@ impl Searcher {
             net: crate::nnue::default_evaluation(),
             acc: Box::default(),
             helpers: Vec::new(),
+            workers: Vec::new(),
             finishing: Vec::new(),
             threads: 1,
             shared: Arc::default(),
@@ -319,11 +324,12 @@ impl Searcher {
     }
 
     /// Takes back the helpers of the last search (they were told to stop, so this waits
-    /// at most for their next look at the flag) and makes up any that were lost.
+    /// at most for their next look at the flag) and makes up any that were lost; starts
+    /// or ends helper threads to match `threads`.
     fn park_helpers(&mut self) {
-        for handle in self.finishing.drain(..) {
-            // A helper that panicked is lost with its thread; it is replaced below.
-            if let Ok(helper) = handle.join() {
+        for returned in self.finishing.drain(..) {
+            // A helper that panicked is lost with its job; it is replaced below.
+            if let Ok(helper) = returned.recv() {
                 self.helpers.push(helper);
             }
         }
@@ -332,6 +338,15 @@ impl Searcher {
             let mut helper = Searcher::sharing(Arc::clone(&self.tt));
             helper.net = self.net.clone();
             self.helpers.push(helper);
+        }
+        self.workers.truncate(self.threads - 1);
+        while self.workers.len() < self.threads - 1 {
+            let name = format!("search-{}", self.workers.len() + 1);
+            match Worker::spawn(name) {
+                Ok(worker) => self.workers.push(worker),
+                // Fewer helpers then: each search runs those that have a thread.
+                Err(_) => break,
+            }
         }
     }
 

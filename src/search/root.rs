@@ -143,27 +143,19 @@ impl Searcher {
             multipv: 1,
             ..Limits::default()
         };
-        for (i, mut helper) in std::mem::take(&mut self.helpers).into_iter().enumerate() {
+        let helpers = std::mem::take(&mut self.helpers);
+        for (i, (mut helper, worker)) in helpers.into_iter().zip(&mut self.workers).enumerate() {
             helper.tb = self.tb;
             let (pos, limits, shared) = (pos.clone(), helper_limits.clone(), Arc::clone(&shared));
-            let spawned = std::thread::Builder::new()
-                .name(format!("search-{}", i + 1))
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn(move || {
-                    let control = SearchControl::default();
-                    helper.search_thread(
-                        &pos,
-                        &limits,
-                        &control,
-                        &mut |_| {},
-                        Some(i + 1),
-                        &shared,
-                    );
-                    helper
-                });
-            // A helper whose thread cannot start is replaced at the next search.
-            if let Ok(handle) = spawned {
-                self.finishing.push(handle);
+            let (give_back, returned) = crossbeam_channel::bounded(1);
+            let job = Box::new(move || {
+                let control = SearchControl::default();
+                helper.search_thread(&pos, &limits, &control, &mut |_| {}, Some(i + 1), &shared);
+                let _ = give_back.send(helper);
+            });
+            // A helper whose thread cannot run it is replaced at the next search.
+            if worker.run(job).is_ok() {
+                self.finishing.push(returned);
             }
         }
         let mut result = self.search_thread(pos, limits, control, on_event, None, &shared);

@@ -17,6 +17,7 @@ use crate::board::Position;
 use crate::book::BookPlayer;
 use crate::nnue::{default_network, Network};
 use crate::perft;
+use crate::search::pool::Worker;
 use crate::search::Searcher;
 use crate::types::Color;
 use crossbeam_channel::{Receiver, Sender};
@@ -39,6 +40,8 @@ pub(crate) struct Engine {
     pub(super) position: Position,
     /// `None` while a search thread has it.
     pub(super) searcher: Option<Searcher>,
+    /// The thread searches run on, parked between them (started by the first `go`).
+    pub(super) search_thread: Option<Worker>,
     /// The search of the last `go`, until its `bestmove`.
     pub(super) search: Option<Running>,
     pending: VecDeque<Command>,
@@ -62,6 +65,7 @@ impl Engine {
             options,
             position: Position::startpos(),
             searcher: Some(Searcher::new(hash)),
+            search_thread: None,
             search: None,
             pending: VecDeque::new(),
             debug: false,

@@ -16,6 +16,7 @@ use crate::board::Position;
 use crate::book::BookChoice;
 use crate::chess_move::Move;
 use crate::eval::evaluate;
+use crate::search::pool::Worker;
 use crate::search::{
     Bound, HelperStop, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult,
     Searcher,
@@ -23,7 +24,6 @@ use crate::search::{
 use crossbeam_channel::Receiver;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 /// How long `quit` waits for a running search to hand back its result.
@@ -31,7 +31,8 @@ const QUIT_WAIT: Duration = Duration::from_millis(80);
 
 /// What a search thread hands back when its search returns.
 pub(crate) struct Finished {
-    pub(super) searcher: Searcher,
+    /// The searcher, or `None` when the search panicked (it is made anew).
+    pub(super) searcher: Option<Searcher>,
     pub(super) result: SearchResult,
 }
 
@@ -105,35 +106,49 @@ impl Engine {
         let strength = self.strength();
         let out = self.out.clone();
         let tx = self.tx.clone();
-        let spawned = thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(crate::search::SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut on_event = |event: SearchEvent| match event {
-                    SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, chess960)),
-                    SearchEvent::CurrMove { depth, mv, number } => {
-                        out.line(&output::currmove_line(depth, mv, number, chess960))
-                    }
-                };
+        let job = Box::new(move || {
+            let mut on_event = |event: SearchEvent| match event {
+                SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, chess960)),
+                SearchEvent::CurrMove { depth, mv, number } => {
+                    out.line(&output::currmove_line(depth, mv, number, chess960))
+                }
+            };
+            // A search that panics must still answer its `go`: the engine gets an empty
+            // result (it plays a legal move) and makes a new searcher.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let result = match strength {
                     Some(s) => {
                         searcher.search_at_strength(&pos, &limits, s, &control, &mut on_event)
                     }
                     None => searcher.search(&pos, &limits, &control, &mut on_event),
                 };
-                let _ = tx.send(Msg::SearchDone(Box::new(Finished { searcher, result })));
-            });
-        if let Err(e) = spawned {
+                (searcher, result)
+            }));
+            let finished = match run {
+                Ok((searcher, result)) => Finished {
+                    searcher: Some(searcher),
+                    result,
+                },
+                Err(_) => Finished {
+                    searcher: None,
+                    result: SearchResult::default(),
+                },
+            };
+            let _ = tx.send(Msg::SearchDone(Box::new(finished)));
+        });
+        let started = match &mut self.search_thread {
+            Some(worker) => worker.run(job),
+            None => Worker::spawn("search".to_string()).and_then(|mut worker| {
+                let started = worker.run(job);
+                self.search_thread = Some(worker);
+                started
+            }),
+        };
+        if let Err(e) = started {
             // Still answer the `go`, with any legal move.
             self.out
                 .error(format!("cannot start the search thread: {e}"));
-            let result = SearchResult {
-                best: None,
-                ponder: None,
-                info: None,
-                nodes: 0,
-            };
-            self.emit(result);
+            self.emit(SearchResult::default());
         }
     }
 
@@ -217,7 +232,11 @@ impl Engine {
 
     /// A search thread returned: answer now, or hold the answer until `stop`/`ponderhit`.
     pub(super) fn search_done(&mut self, f: Finished) {
-        self.searcher = Some(f.searcher);
+        if f.searcher.is_none() {
+            self.out
+                .error("the search failed; answering with a legal move and a new searcher");
+        }
+        self.searcher = f.searcher;
         let Some(run) = &mut self.search else {
             return;
         };
