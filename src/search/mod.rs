@@ -21,6 +21,7 @@ mod root;
 mod see;
 pub mod strength;
 mod tablebase;
+pub mod time;
 pub mod tt;
 
 pub use interface::*;
@@ -35,7 +36,7 @@ use crate::nnue::{AccumulatorStack, Network};
 use crossbeam_channel::Receiver;
 use history::History;
 use params::*;
-use pool::Worker;
+use pool::{Priority, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -237,6 +238,46 @@ impl Search<'_> {
     }
 }
 
+/// A node's best score and move so far, and the lower edge of its window, which a move
+/// that scores above it raises (fail-soft: the best score may stay below it).
+struct NodeBest {
+    score: i32,
+    mv: Move,
+    alpha: i32,
+}
+
+/// What a move's score did to its node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Raised {
+    /// Nothing: not above alpha (perhaps a better fail-low score, which is kept).
+    Nothing,
+    /// It beat alpha: the new best line.
+    Alpha,
+    /// It reached beta: the node fails high.
+    Beta,
+}
+
+impl NodeBest {
+    /// Takes the `score` of `mv` in a node whose upper edge is `beta`.
+    #[inline]
+    fn take(&mut self, mv: Move, score: i32, beta: i32) -> Raised {
+        if score <= self.score {
+            return Raised::Nothing;
+        }
+        self.score = score;
+        if score <= self.alpha {
+            return Raised::Nothing;
+        }
+        self.mv = mv;
+        self.alpha = score;
+        if score >= beta {
+            Raised::Beta
+        } else {
+            Raised::Alpha
+        }
+    }
+}
+
 /// Stack of each search thread: deep enough for `MAX_PLY` plies of recursion.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// Most search threads (`Threads`).
@@ -339,10 +380,20 @@ impl Searcher {
             helper.net = self.net.clone();
             self.helpers.push(helper);
         }
+        // A thread cannot raise its own priority again: helpers of the wrong kind are
+        // replaced.
+        let priority = Priority::for_threads(self.threads);
+        if self
+            .workers
+            .first()
+            .is_some_and(|w| w.priority() != priority)
+        {
+            self.workers.clear();
+        }
         self.workers.truncate(self.threads - 1);
         while self.workers.len() < self.threads - 1 {
             let name = format!("search-{}", self.workers.len() + 1);
-            match Worker::spawn(name) {
+            match Worker::spawn(name, priority) {
                 Ok(worker) => self.workers.push(worker),
                 // Fewer helpers then: each search runs those that have a thread.
                 Err(_) => break,

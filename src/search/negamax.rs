@@ -15,12 +15,12 @@ use super::legal::gives_check;
 use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
-use super::tt::TtBound;
-use super::{Search, DECISIVE, MATE};
+use super::tt::{TtBound, TtEntry};
+use super::{NodeBest, Raised, Search, DECISIVE, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::MoveList;
-use crate::types::PieceType;
+use crate::types::{Color, PieceType};
 
 /// A score no search returns; used as "no score yet".
 pub(super) const NO_SCORE: i32 = -MATE - 1;
@@ -101,11 +101,7 @@ impl Search<'_> {
                 && !pv_node
                 && e.depth >= depth
                 && pos.halfmove_clock() < 90
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => e.score >= beta,
-                    TtBound::Upper => e.score <= alpha,
-                }
+                && e.bound.settles(e.score, alpha, beta)
             {
                 return e.score;
             }
@@ -131,14 +127,12 @@ impl Search<'_> {
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
+            // The stored score replaces the evaluation when its bound puts the true
+            // score beyond it: the window (eval - 1, eval + 1) is settled.
             if USE_TT_EVAL_REFINE
                 && !in_check
                 && e.score.abs() < DECISIVE
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => e.score > eval,
-                    TtBound::Upper => e.score < eval,
-                }
+                && e.bound.settles(e.score, eval - 1, eval + 1)
             {
                 eval = e.score;
             }
@@ -169,30 +163,8 @@ impl Search<'_> {
             // without: -10.4 +- 36.1 Elo (200 games, 2+0.02); the simplification SPRT
             // (without as engine 1, --sprt -5 0) +23.2 +- 32.0 for the build without it
             // (300 games: W105 L85 D110; LLR 0.49 of 2.94). 500 games found no gain.
-            let us = pos.side_to_move();
-            let non_pawn =
-                pos.color(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
-            if USE_NULL_MOVE
-                && depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && !self.stack[ply].after_null
-                && non_pawn.any()
-                && beta.abs() < DECISIVE
-            {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
-                self.make_null(pos);
-                self.stack[ply + 1].after_null = true;
-                let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
-                self.stack[ply + 1].after_null = false;
-                self.unmake_null(pos);
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= DECISIVE { beta } else { score };
-                }
+            if let Some(score) = self.null_move(pos, beta, depth, eval, ply) {
+                return score;
             }
         }
 
@@ -224,8 +196,11 @@ impl Search<'_> {
                 Move::NONE
             },
         );
-        let mut best = NO_SCORE;
-        let mut best_move = Move::NONE;
+        let mut best = NodeBest {
+            score: NO_SCORE,
+            mv: Move::NONE,
+            alpha,
+        };
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
         let side = pos.side_to_move();
@@ -233,6 +208,7 @@ impl Search<'_> {
             if mv == excluded {
                 continue;
             }
+            let alpha = best.alpha;
             let quiet = !is_generated_noisy(pos, mv);
             let early = picker.in_early_stages();
 
@@ -241,7 +217,7 @@ impl Search<'_> {
             // Measured (200 games each, SPRT undecided): late move pruning +107.5 +- 40.5
             // Elo (LLR 1.45), SEE pruning +49.0 +- 34.2 (LLR 0.79), futility +3.5 +- 35.5
             // (LLR 0.01).
-            if best > -DECISIVE && !in_check {
+            if best.score > -DECISIVE && !in_check {
                 if quiet && !gives_check(pos, mv) {
                     // Late move pruning: enough quiets tried at low depth.
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
@@ -286,23 +262,13 @@ impl Search<'_> {
                 && depth >= SE_MIN_DEPTH
                 && (ply as i32) < 2 * self.root_depth
             {
-                if let Some(e) = tt_entry.filter(|e| {
-                    e.bound != TtBound::Upper
-                        && e.depth >= depth - SE_TT_DEPTH_MARGIN
-                        && e.score.abs() < DECISIVE
-                }) {
-                    let s_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
-                    self.stack[ply].excluded = mv;
-                    let score = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
-                    self.stack[ply].excluded = Move::NONE;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score < s_beta {
-                        extension = 1;
-                    } else if s_beta >= beta {
-                        return s_beta;
-                    }
+                match self.singular(pos, mv, tt_entry, depth, beta, ply) {
+                    Singular::Extend => extension = 1,
+                    Singular::Cut(score) => return score,
+                    Singular::No => {}
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
 
@@ -322,15 +288,18 @@ impl Search<'_> {
             if moves_searched == 1 {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
-                let mut r = 0;
-                if USE_LMR && depth >= LMR_MIN_DEPTH && quiet && !gives_check {
-                    r = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r -= early as i32;
-                    r -= self.history.score(side, mv) / LMR_HISTORY_DIVISOR;
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = if USE_LMR && depth >= LMR_MIN_DEPTH && quiet && !gives_check {
+                    let late = Lateness {
+                        depth,
+                        moves_searched,
+                        pv_node,
+                        improving,
+                        early,
+                    };
+                    self.reduction(late, side, mv).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
                 score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
                 if score > alpha && r > 0 {
                     score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
@@ -345,20 +314,19 @@ impl Search<'_> {
             }
 
             // Step 15. Keep the best move and its line; a fail high ends the node.
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
+            let raised = best.take(mv, score, beta);
+            if raised != Raised::Nothing && pv_node {
+                self.update_pv(ply, mv);
+            }
+            if raised == Raised::Beta {
+                break;
             }
         }
+        let NodeBest {
+            score: best,
+            mv: best_move,
+            ..
+        } = best;
 
         // Step 16. No legal move: checkmate or stalemate.
         if moves_searched == 0 {
@@ -392,13 +360,7 @@ impl Search<'_> {
         }
 
         // Step 18. Store the result.
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = TtBound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { static_eval };
         if excluded.is_none() {
             self.tt
@@ -406,4 +368,104 @@ impl Search<'_> {
         }
         best
     }
+
+    /// Step 9: null-move pruning. Passes; if the opponent, moving twice, still cannot
+    /// get below beta, a real move would not either, and the node fails high. Not with
+    /// only king and pawns, where passing can be the best move (zugzwang).
+    fn null_move(
+        &mut self,
+        pos: &mut Position,
+        beta: i32,
+        depth: i32,
+        eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let us = pos.side_to_move();
+        let non_pawn = pos.color(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
+        if !(USE_NULL_MOVE
+            && depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && !self.stack[ply].after_null
+            && non_pawn.any()
+            && beta.abs() < DECISIVE)
+        {
+            return None;
+        }
+        let r = NMP_BASE_REDUCTION
+            + depth / NMP_DEPTH_DIVISOR
+            + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+        self.make_null(pos);
+        self.stack[ply + 1].after_null = true;
+        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+        self.stack[ply + 1].after_null = false;
+        self.unmake_null(pos);
+        if self.stopped {
+            return Some(0);
+        }
+        // A mate found by passing is no proof: fail high with beta instead.
+        (score >= beta).then_some(if score >= DECISIVE { beta } else { score })
+    }
+
+    /// Step 13: the singular-extension test of the table's move `mv`: the node searched
+    /// without it at half depth, against a bar below the stored score.
+    fn singular(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        tt_entry: Option<TtEntry>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = tt_entry.filter(|e| {
+            e.bound != TtBound::Upper
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                && e.score.abs() < DECISIVE
+        }) else {
+            return Singular::No;
+        };
+        let s_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
+        self.stack[ply].excluded = mv;
+        let score = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
+        self.stack[ply].excluded = Move::NONE;
+        if self.stopped {
+            Singular::No
+        } else if score < s_beta {
+            Singular::Extend
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Step 14's late move reduction of quiet `mv` by `side`, before clamping: the
+    /// table's value for the depth and move number, less in PV nodes, while improving,
+    /// in the picker's early stages and for moves with a good history.
+    fn reduction(&self, late: Lateness, side: Color, mv: Move) -> i32 {
+        self.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)] - late.pv_node as i32
+            + !late.improving as i32
+            - late.early as i32
+            - self.history.score(side, mv) / LMR_HISTORY_DIVISOR
+    }
+}
+
+/// What the singular-extension test found.
+enum Singular {
+    /// Nothing: search the move as usual.
+    No,
+    /// The move is the only good one: search it a ply deeper.
+    Extend,
+    /// Even without it the node reaches beta (multi-cut): it fails high with this score.
+    Cut(i32),
+}
+
+/// How late and in what kind of node a move is searched, for its reduction.
+#[derive(Clone, Copy)]
+struct Lateness {
+    depth: i32,
+    moves_searched: usize,
+    pv_node: bool,
+    improving: bool,
+    early: bool,
 }

@@ -4,7 +4,7 @@
 use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING};
 use super::picker::MovePicker;
 use super::tt::TtBound;
-use super::{Search, MATE};
+use super::{NodeBest, Raised, Search, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 
@@ -44,13 +44,7 @@ impl Search<'_> {
         let mut tt_move = Move::NONE;
         if let Some(e) = tt_entry {
             tt_move = e.mv;
-            if !pv_node
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => e.score >= beta,
-                    TtBound::Upper => e.score <= alpha,
-                }
-            {
+            if !pv_node && e.bound.settles(e.score, alpha, beta) {
                 return e.score;
             }
         }
@@ -58,7 +52,7 @@ impl Search<'_> {
         // Step 4. Stand pat: the side to move can usually do at least as well as doing
         // nothing noisy. Not in check: there every evasion is searched, so mates are seen.
         let original_alpha = alpha;
-        let (static_eval, mut best) = if in_check {
+        let (static_eval, best) = if in_check {
             (-MATE, -MATE + ply as i32)
         } else {
             let eval = self.static_eval(pos, tt_entry);
@@ -82,41 +76,37 @@ impl Search<'_> {
         } else {
             MovePicker::noisy(tt_move)
         };
-        let mut best_move = Move::NONE;
+        let mut best = NodeBest {
+            score: best,
+            mv: Move::NONE,
+            alpha,
+        };
         while let Some(mv) = picker.next(pos, self.history) {
             // Delta pruning: even winning the captured piece cleanly would not reach alpha.
             if USE_DELTA_PRUNING && !in_check && mv.promotion_piece().is_none() {
                 let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
-                if static_eval + gain + DELTA_MARGIN <= alpha {
+                if static_eval + gain + DELTA_MARGIN <= best.alpha {
                     continue;
                 }
             }
             self.make(pos, mv);
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(pos, -beta, -best.alpha, ply + 1);
             self.unmake(pos);
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if best.take(mv, score, beta) == Raised::Beta {
+                break;
             }
         }
+        let NodeBest {
+            score: best,
+            mv: best_move,
+            ..
+        } = best;
 
         // Step 6. Store. (In check with no evasion `best` is the mate score.)
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = TtBound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { static_eval };
         self.tt
             .store(pos.key(), ply, best_move, best, stored_eval, 0, bound);

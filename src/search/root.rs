@@ -196,41 +196,76 @@ impl Searcher {
             self.tt.new_search();
         }
         self.history.clear_killers();
+        let mut root = self.root_moves(&pos, limits);
+        if root.is_empty() {
+            return SearchResult::default();
+        }
+        let mut s = self.start(&pos, limits, control, helper, shared);
+        let multipv = limits.multipv.clamp(1, root.len());
+        let mut last_info: Option<SearchInfo> = None;
+        let mut completed = 0;
+        // Helpers start one ply apart from their neighbours, so the threads are not all
+        // on the same iteration at the same time.
+        let max_depth = max_depth(limits);
+        let first_depth = 1 + helper.map_or(0, |n| n as u32 % 2).min(max_depth - 1);
+        'deepening: for depth in first_depth..=max_depth {
+            s.seldepth = 0;
+            s.root_depth = depth as i32;
+            for rm in root.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                s.aspiration(&mut pos, &mut root, pv_idx, depth, on_event);
+                if s.stopped {
+                    break 'deepening;
+                }
+            }
+            completed = depth;
+            s.can_time_out = true;
+            last_info = Some(s.report_iteration(&root[..multipv], depth, on_event));
+            if s.iteration_ends_search(&root, limits) {
+                break;
+            }
+        }
+        s.result(&mut pos, &root, completed, last_info)
+    }
 
-        // The root moves: the legal ones, restricted to `searchmoves` when any of those
-        // is legal; the TT move first.
-        let mut moves = root_candidates(&pos, &limits.searchmoves);
+    /// The root moves: the legal ones, restricted to `searchmoves` when any of those is
+    /// legal; the table's move first.
+    fn root_moves(&self, pos: &Position, limits: &Limits) -> Vec<RootMove> {
+        let mut moves = root_candidates(pos, &limits.searchmoves);
         if let Some(e) = self.tt.probe(pos.key(), 0) {
             if let Some(i) = moves.iter().position(|&m| m == e.mv) {
                 moves[..=i].rotate_right(1);
             }
         }
-        let mut root: Vec<RootMove> = moves
-            .iter()
-            .map(|&mv| RootMove {
+        moves
+            .into_iter()
+            .map(|mv| RootMove {
                 mv,
                 score: NO_SCORE,
                 prev_score: NO_SCORE,
                 shown_score: NO_SCORE,
                 pv: vec![mv],
             })
-            .collect();
-        if root.is_empty() {
-            return SearchResult {
-                best: None,
-                ponder: None,
-                info: None,
-                nodes: 0,
-            };
-        }
+            .collect()
+    }
 
+    /// The state of a search of `pos` by this searcher's thread.
+    fn start<'a>(
+        &'a mut self,
+        pos: &Position,
+        limits: &'a Limits,
+        control: &'a SearchControl,
+        helper: Option<usize>,
+        shared: &'a Shared,
+    ) -> Search<'a> {
         let now = Instant::now();
-        let pondering = control.pondering.load(Ordering::Relaxed);
         let net = self.net.as_deref();
         if let Some(net) = net {
-            self.acc.reset(net, &pos);
+            self.acc.reset(net, pos);
         }
-        let mut s = Search {
+        Search {
             tt: &self.tt,
             history: &mut self.history,
             lmr: &self.lmr,
@@ -241,7 +276,7 @@ impl Searcher {
             stopped: false,
             start: now,
             clock_start: now,
-            pondering,
+            pondering: control.pondering.load(Ordering::Relaxed),
             can_time_out: false,
             root_depth: 0,
             stack: vec![
@@ -265,120 +300,125 @@ impl Searcher {
             },
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
-        };
-        let multipv = limits.multipv.clamp(1, root.len());
-        let mate_depth = limits
-            .mate
-            .map(|m| m.saturating_mul(2).saturating_add(MATE_SEARCH_EXTRA_PLIES));
-        let max_depth = [limits.depth, mate_depth]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
-        let mut last_info: Option<SearchInfo> = None;
-        let mut completed = 0;
+        }
+    }
+}
 
-        // Helpers start one ply apart from their neighbours, so the threads are not all
-        // on the same iteration at the same time.
-        let first_depth = 1 + helper.map_or(0, |n| n as u32 % 2).min(max_depth - 1);
-        'deepening: for depth in first_depth..=max_depth {
-            s.seldepth = 0;
-            s.root_depth = depth as i32;
-            for rm in root.iter_mut() {
-                rm.prev_score = rm.score;
-            }
-            for pv_idx in 0..multipv {
-                // Aspiration window: a narrow window around the last score, widened on
-                // the side that failed until the score falls inside.
-                // Measured: +10.4 +- 33.8 Elo (200 games at 2+0.02: W69 L63 D68; SPRT
-                // undecided, LLR 0.13).
-                let prev = root[pv_idx].prev_score;
-                let mut delta = ASPIRATION_WINDOW;
-                let (mut alpha, mut beta) =
-                    if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
-                        ((prev - delta).max(-MATE), (prev + delta).min(MATE))
-                    } else {
-                        (-MATE, MATE)
-                    };
-                loop {
-                    let score = s.search_root(
-                        &mut pos,
-                        &mut root,
-                        pv_idx,
-                        alpha,
-                        beta,
-                        depth as i32,
-                        on_event,
-                    );
-                    root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if s.stopped {
-                        break;
-                    }
-                    // A full window holds every score a search returns: never widen it.
-                    let full = alpha <= -MATE && beta >= MATE;
-                    let bound = if full {
-                        break;
-                    } else if score <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-MATE);
-                        Bound::Upper
-                    } else if score >= beta {
-                        beta = (score + delta).min(MATE);
-                        Bound::Lower
-                    } else {
-                        break;
-                    };
-                    on_event(SearchEvent::Info(s.info(
-                        &root[pv_idx],
-                        depth,
-                        pv_idx + 1,
-                        bound,
-                    )));
-                    delta = delta.saturating_add(delta / 2);
-                }
-                root[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if s.stopped {
-                    break 'deepening;
-                }
-            }
-            completed = depth;
-            s.can_time_out = true;
-            for (i, rm) in root.iter().take(multipv).enumerate() {
-                let info = s.info(rm, depth, i + 1, Bound::Exact);
-                on_event(SearchEvent::Info(info.clone()));
-                if i == 0 {
-                    last_info = Some(info);
-                }
-            }
+/// The deepest iteration `limits` allow: the depth asked for, or for `go mate N` the
+/// plies such a mate can need, or `MAX_DEPTH`.
+fn max_depth(limits: &Limits) -> u32 {
+    let mate_depth = limits
+        .mate
+        .map(|m| m.saturating_mul(2).saturating_add(MATE_SEARCH_EXTRA_PLIES));
+    [limits.depth, mate_depth]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(MAX_DEPTH)
+        .clamp(1, MAX_DEPTH)
+}
 
-            // Stop early: a mate as short as asked for, the soft time limit, or a
-            // single legal move (no need to think under a clock).
-            if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(root[0].score)) {
-                if n > 0 && n as u32 <= m {
-                    break;
-                }
-            }
-            s.refresh_pondering();
-            if s.out_of_time(|b| b.soft) {
+impl Search<'_> {
+    /// Searches root line `pv_idx` at `depth` in an aspiration window: a narrow window
+    /// around the last score, widened on the side that failed until the score falls
+    /// inside. Leaves the root moves sorted by what it found.
+    ///
+    /// Measured: +10.4 +- 33.8 Elo (200 games at 2+0.02: W69 L63 D68; SPRT undecided,
+    /// LLR 0.13).
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        pv_idx: usize,
+        depth: u32,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) {
+        let prev = root[pv_idx].prev_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) =
+            if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
+                ((prev - delta).max(-MATE), (prev + delta).min(MATE))
+            } else {
+                (-MATE, MATE)
+            };
+        loop {
+            let score = self.search_root(pos, root, pv_idx, alpha, beta, depth as i32, on_event);
+            root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
                 break;
             }
-            if root.len() == 1 && limits.time.is_some() && !s.pondering {
+            // A full window holds every score a search returns: never widen it.
+            let full = alpha <= -MATE && beta >= MATE;
+            let bound = if full {
                 break;
+            } else if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-MATE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(MATE);
+                Bound::Lower
+            } else {
+                break;
+            };
+            on_event(SearchEvent::Info(self.info(
+                &root[pv_idx],
+                depth,
+                pv_idx + 1,
+                bound,
+            )));
+            delta = delta.saturating_add(delta / 2);
+        }
+        root[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    }
+
+    /// Reports the lines of a completed iteration; returns the first one's `info`.
+    fn report_iteration(
+        &self,
+        lines: &[RootMove],
+        depth: u32,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) -> SearchInfo {
+        let mut first = None;
+        for (i, rm) in lines.iter().enumerate() {
+            let info = self.info(rm, depth, i + 1, Bound::Exact);
+            on_event(SearchEvent::Info(info.clone()));
+            first.get_or_insert(info);
+        }
+        first.expect("at least one line")
+    }
+
+    /// Whether the search ends after a completed iteration: a mate as short as asked
+    /// for, the soft time limit, or a single legal move (no need to think under a clock).
+    fn iteration_ends_search(&mut self, root: &[RootMove], limits: &Limits) -> bool {
+        if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(root[0].score)) {
+            if n > 0 && n as u32 <= m {
+                return true;
             }
         }
+        self.refresh_pondering();
+        self.out_of_time(|b| b.soft)
+            || (root.len() == 1 && limits.time.is_some() && !self.pondering)
+    }
 
-        // After an interrupted iteration the root list is sorted by what it found: a move
-        // that beat the previous best is trusted, otherwise the old order stands.
-        let best = root[0].clone();
+    /// The move to play and its line. After an interrupted iteration the root list is
+    /// sorted by what it found: a move that beat the previous best is trusted, otherwise
+    /// the old order stands.
+    fn result(
+        &self,
+        pos: &mut Position,
+        root: &[RootMove],
+        completed: u32,
+        last_info: Option<SearchInfo>,
+    ) -> SearchResult {
+        let best = &root[0];
         let info = if best.shown_score != NO_SCORE {
-            Some(s.info(&best, completed.max(1), 1, Bound::Exact))
+            Some(self.info(best, completed.max(1), 1, Bound::Exact))
         } else {
             last_info
         };
-        let nodes = s.nodes; // the helpers' are added by `search`
-                             // The expected reply: from the PV, or else from the table (a PV cut short by a
-                             // table hit still leaves the reply stored), so pondering has a move to ponder on.
+        // The expected reply: from the PV, or else from the table (a PV cut short by a
+        // table hit still leaves the reply stored), so pondering has a move to ponder on.
         let ponder = best.pv.get(1).copied().or_else(|| {
             pos.make_move(best.mv);
             let reply = self
@@ -393,7 +433,7 @@ impl Searcher {
             best: Some(best.mv),
             ponder,
             info,
-            nodes,
+            nodes: self.nodes, // the helpers' are added by `search`
         }
     }
 }

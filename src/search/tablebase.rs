@@ -114,12 +114,7 @@ impl Search<'_> {
             self.tb_hits += 1;
         }
         let (score, bound) = self.tb.score(wdl, ply);
-        let decides = match bound {
-            TtBound::Exact => true,
-            TtBound::Lower => score >= beta,
-            TtBound::Upper => score <= alpha,
-        };
-        if !decides {
+        if !bound.settles(score, alpha, beta) {
             return None;
         }
         self.tt.store(

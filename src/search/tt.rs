@@ -26,6 +26,30 @@ pub enum TtBound {
     Exact = 3,
 }
 
+impl TtBound {
+    /// What `best`, the result of a fail-soft search within (`alpha`, `beta`), is.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> TtBound {
+        if best >= beta {
+            TtBound::Lower
+        } else if best > alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        }
+    }
+
+    /// Whether `score` with this bound settles the window (`alpha`, `beta`) without a
+    /// search: it is exact, or a lower bound at or above beta, or an upper bound at or
+    /// below alpha.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            TtBound::Exact => true,
+            TtBound::Lower => score >= beta,
+            TtBound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A decoded table entry.
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {

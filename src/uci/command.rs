@@ -6,7 +6,10 @@
 //! on`); a line with no known command at all is an error ([`CommandError::Unknown`]), so a
 //! person who mistypes learns of it.
 
+use crate::search::time::Clock;
+use crate::types::Color;
 use std::fmt;
+use std::time::Duration;
 
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,23 @@ impl GoParams {
             || self.winc.is_some()
             || self.binc.is_some()
             || self.movestogo.is_some()
+    }
+
+    /// The clock numbers for `side` to move. With only the opponent's clock given (a GUI
+    /// bug), ours is taken to be the same rather than searching without limit.
+    pub fn clock(&self, side: Color) -> Clock {
+        let (mine, theirs, inc) = match side {
+            Color::White => (self.wtime, self.btime, self.winc),
+            Color::Black => (self.btime, self.wtime, self.binc),
+        };
+        Clock {
+            movetime: self.movetime.map(Duration::from_millis),
+            time: self
+                .has_clock()
+                .then(|| Duration::from_millis(mine.or(theirs).unwrap_or(0))),
+            inc: Duration::from_millis(inc.unwrap_or(0)),
+            movestogo: self.movestogo,
+        }
     }
 
     /// True when nothing limits the search, so a bare `go` is `go infinite`.
@@ -428,6 +448,32 @@ mod tests {
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn the_clock_is_the_side_to_moves() {
+        let Command::Go(g) = ok("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5") else {
+            panic!()
+        };
+        let black = g.clock(Color::Black);
+        assert_eq!(black.time, Some(Duration::from_millis(2000)));
+        assert_eq!(black.inc, Duration::from_millis(20));
+        assert_eq!(black.movestogo, Some(5));
+        assert_eq!(black.movetime, None);
+        // Only Black's clock with White to move: White plays on the same clock.
+        let Command::Go(g) = ok("go btime 100") else {
+            panic!()
+        };
+        assert_eq!(g.clock(Color::White).time, Some(Duration::from_millis(100)));
+        // No clock at all: no clock time, whatever else is given.
+        let Command::Go(g) = ok("go depth 5 movetime 300") else {
+            panic!()
+        };
+        let c = g.clock(Color::White);
+        assert_eq!(
+            (c.time, c.movetime),
+            (None, Some(Duration::from_millis(300)))
+        );
     }
 
     #[test]

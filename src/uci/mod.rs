@@ -11,7 +11,6 @@ mod engine;
 pub mod options;
 pub mod output;
 mod search_run;
-pub mod time;
 
 use command::{Command, CommandError};
 use crossbeam_channel::Sender;

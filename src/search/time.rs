@@ -1,4 +1,6 @@
-//! Time management: turns `go`'s clock parameters into the search's soft and hard limits.
+//! Time management: turns the clock numbers of a `go` into the search's soft and hard
+//! limits. It is the search's concern (how long this move deserves); the UCI layer only
+//! parses the numbers into a [`Clock`].
 //!
 //! The soft limit is the time the move should take (the search starts no iteration after
 //! it); the hard limit is the most it may take (the search stops at once). The hard limit
@@ -11,10 +13,21 @@
 //! increment (move 95 of a 30+0.5 game on a loaded machine) still has seconds in hand
 //! rather than one.
 
-use super::command::GoParams;
-use crate::search::TimeBudget;
-use crate::types::Color;
+use super::TimeBudget;
 use std::time::Duration;
+
+/// The clock numbers of a `go`, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// A fixed time for this move (`movetime`).
+    pub movetime: Option<Duration>,
+    /// Time left on the mover's clock, when the game is played on a clock.
+    pub time: Option<Duration>,
+    /// The mover's increment.
+    pub inc: Duration,
+    /// Moves until the next time control (sudden death when `None`).
+    pub movestogo: Option<u64>,
+}
 
 /// Moves assumed left in a sudden-death game when `movestogo` is not given.
 pub const MOVES_TO_GO_GUESS: u64 = 30;
@@ -38,30 +51,16 @@ pub const RESERVE_INCREMENTS: f64 = 5.0;
 /// The reserve never holds back more than this share of the clock.
 pub const MAX_RESERVE_SHARE: f64 = 0.5;
 
-/// The time budget of a `go`, or `None` when it has no time limit (depth, nodes, mate,
-/// infinite). `side` is the side to move; `overhead` the `Move Overhead` option.
-pub fn budget(go: &GoParams, side: Color, overhead: Duration) -> Option<TimeBudget> {
-    let from_movetime = go.movetime.map(|ms| {
-        let t = net(Duration::from_millis(ms), overhead);
+/// The time budget of a move, or `None` when it has no time limit (depth, nodes, mate,
+/// infinite); `overhead` is the `Move Overhead` option.
+pub fn budget(clock: &Clock, overhead: Duration) -> Option<TimeBudget> {
+    let from_movetime = clock.movetime.map(|t| {
+        let t = net(t, overhead);
         TimeBudget { soft: t, hard: t }
     });
-    let from_clock = if go.has_clock() {
-        let (mine, theirs, inc) = match side {
-            Color::White => (go.wtime, go.btime, go.winc),
-            Color::Black => (go.btime, go.wtime, go.binc),
-        };
-        // With only the opponent's clock (a GUI bug), assume ours is the same rather than
-        // searching without limit.
-        let time = mine.or(theirs).unwrap_or(0);
-        Some(clock_budget(
-            Duration::from_millis(time),
-            Duration::from_millis(inc.unwrap_or(0)),
-            go.movestogo,
-            overhead,
-        ))
-    } else {
-        None
-    };
+    let from_clock = clock
+        .time
+        .map(|time| clock_budget(time, clock.inc, clock.movestogo, overhead));
     match (from_movetime, from_clock) {
         (Some(a), Some(b)) => Some(TimeBudget {
             soft: a.soft.min(b.soft),
@@ -117,41 +116,48 @@ mod tests {
 
     const OVERHEAD: Duration = Duration::from_millis(30);
 
-    fn go(f: impl FnOnce(&mut GoParams)) -> GoParams {
-        let mut g = GoParams::default();
-        f(&mut g);
-        g
+    fn ms(t: u64) -> Option<Duration> {
+        Some(Duration::from_millis(t))
     }
 
     #[test]
     fn no_time_limit_without_clock_or_movetime() {
-        assert_eq!(
-            budget(&go(|g| g.depth = Some(5)), Color::White, OVERHEAD),
-            None
-        );
-        assert_eq!(
-            budget(&go(|g| g.infinite = true), Color::White, OVERHEAD),
-            None
-        );
+        assert_eq!(budget(&Clock::default(), OVERHEAD), None);
     }
 
     #[test]
     fn movetime_minus_overhead() {
-        let b = budget(&go(|g| g.movetime = Some(1000)), Color::White, OVERHEAD).unwrap();
-        assert_eq!(b.hard, Duration::from_millis(970));
-        let b = budget(&go(|g| g.movetime = Some(10)), Color::White, OVERHEAD).unwrap();
-        assert_eq!(b.hard, MIN_BUDGET);
+        let at = |t| Clock {
+            movetime: ms(t),
+            ..Clock::default()
+        };
+        assert_eq!(
+            budget(&at(1000), OVERHEAD).unwrap().hard,
+            Duration::from_millis(970)
+        );
+        assert_eq!(budget(&at(10), OVERHEAD).unwrap().hard, MIN_BUDGET);
     }
 
     #[test]
     fn tiny_clocks_stay_tiny() {
-        let b = budget(&go(|g| g.wtime = Some(100)), Color::White, OVERHEAD).unwrap();
+        let on = |t| Clock {
+            time: ms(t),
+            ..Clock::default()
+        };
+        let b = budget(&on(100), OVERHEAD).unwrap();
         assert!(b.hard <= Duration::from_millis(20), "{b:?}");
-        // Only Black's clock, White to move.
-        let b = budget(&go(|g| g.btime = Some(100)), Color::White, OVERHEAD).unwrap();
-        assert!(b.hard <= Duration::from_millis(20), "{b:?}");
-        let b = budget(&go(|g| g.wtime = Some(0)), Color::White, OVERHEAD).unwrap();
-        assert_eq!(b.hard, MIN_BUDGET);
+        assert_eq!(budget(&on(0), OVERHEAD).unwrap().hard, MIN_BUDGET);
+    }
+
+    #[test]
+    fn movetime_and_clock_take_the_tighter() {
+        let clock = Clock {
+            movetime: ms(5000),
+            time: ms(1000),
+            ..Clock::default()
+        };
+        let b = budget(&clock, OVERHEAD).unwrap();
+        assert!(b.hard < Duration::from_millis(600), "{b:?}");
     }
 
     #[test]
