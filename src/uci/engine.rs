@@ -1,5 +1,6 @@
-//! The engine thread: owns the game state, the options and the searcher, executes commands
-//! in order, and runs each search on its own thread.
+//! The engine thread: owns the game state and the options, executes commands in order,
+//! and works out what each `go` asks for; `search_run.rs` runs it (this module uses that
+//! one, never the other way round).
 //!
 //! The engine thread never waits for a search. It keeps receiving messages while one runs,
 //! so `isready`, `stop`, `ponderhit` and `quit` are answered at once. Commands that need an
@@ -7,24 +8,24 @@
 //! and run, in order, after its `bestmove`; a `stop` or `ponderhit` that follows a queued
 //! `go` queues too, so it reaches the search it was meant for.
 
-use super::command::{Command, StartPos};
+use super::command::{Command, GoParams, StartPos};
 use super::options::{OptionId, Options, EMBEDDED_NETWORK, OPTIONS};
 use super::output::{self, Output};
-use super::search_run::Running;
+use super::search_run::{SearchRequest, SearchRunner};
 use super::Msg;
 use crate::bench;
 use crate::board::Position;
 use crate::book::BookPlayer;
+use crate::chess_move::Move;
 use crate::nnue::{default_network, Network};
 use crate::perft;
-use crate::search::pool::Worker;
 use crate::search::Searcher;
+use crate::search::{time, Limits};
 use crate::types::Color;
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
 enum Flow {
@@ -34,22 +35,17 @@ enum Flow {
 
 /// The engine thread's state.
 pub(crate) struct Engine {
-    pub(super) out: Output,
-    pub(super) tx: Sender<Msg>,
-    pub(super) options: Options,
-    pub(super) position: Position,
-    /// `None` while a search thread has it.
-    pub(super) searcher: Option<Searcher>,
-    /// The thread searches run on, parked between them (started by the first `go`).
-    pub(super) search_thread: Option<Worker>,
-    /// The search of the last `go`, until its `bestmove`.
-    pub(super) search: Option<Running>,
+    out: Output,
+    options: Options,
+    position: Position,
+    /// The searcher and the search of the last `go`, until its `bestmove`.
+    runner: SearchRunner,
     pending: VecDeque<Command>,
-    pub(super) debug: bool,
+    debug: bool,
     /// Set by the end of a command script: quit as soon as the engine is idle.
     quit_when_idle: bool,
     /// The opening book and its options.
-    pub(super) book: BookPlayer,
+    book: BookPlayer,
     /// The network `EvalFile` names (used while `UseNNUE` is on).
     network: Arc<Network>,
 }
@@ -60,13 +56,10 @@ impl Engine {
         let options = Options::new();
         let hash = options.spin(OptionId::Hash) as usize;
         Engine {
+            runner: SearchRunner::new(out.clone(), tx, Searcher::new(hash)),
             out,
-            tx,
             options,
             position: Position::startpos(),
-            searcher: Some(Searcher::new(hash)),
-            search_thread: None,
-            search: None,
             pending: VecDeque::new(),
             debug: false,
             quit_when_idle: false,
@@ -85,7 +78,7 @@ impl Engine {
                     Flow::Continue
                 }
                 Msg::SearchDone(f) => {
-                    self.search_done(*f);
+                    self.runner.done(*f);
                     Flow::Continue
                 }
                 Msg::EndOfInput => Flow::Quit,
@@ -95,27 +88,23 @@ impl Engine {
                 }
             };
             if flow == Flow::Quit {
-                self.quit(&rx);
+                self.runner.quit(&rx);
                 return;
             }
             if self.drain_pending() == Flow::Quit {
-                self.quit(&rx);
+                self.runner.quit(&rx);
                 return;
             }
             if self.quit_when_idle {
                 // After the script nothing would ever stop an infinite search or a ponder.
-                let unending = self.search.as_ref().is_some_and(|run| {
-                    !run.stop_requested
-                        && (run.infinite || run.control.pondering.load(Ordering::Relaxed))
-                });
-                if unending {
-                    self.stop();
+                if self.runner.is_unending() {
+                    self.runner.stop();
                     if self.drain_pending() == Flow::Quit {
-                        self.quit(&rx);
+                        self.runner.quit(&rx);
                         return;
                     }
                 }
-                if self.search.is_none() && self.pending.is_empty() {
+                if !self.runner.is_running() && self.pending.is_empty() {
                     return;
                 }
             }
@@ -127,7 +116,7 @@ impl Engine {
     fn drain_pending(&mut self) -> Flow {
         while let Some(front) = self.pending.front() {
             let is_control = matches!(front, Command::Stop | Command::PonderHit);
-            if self.search.is_some() && !is_control {
+            if self.runner.is_running() && !is_control {
                 break;
             }
             let Some(c) = self.pending.pop_front() else {
@@ -159,7 +148,7 @@ impl Engine {
             }
             _ => {}
         }
-        if self.search.is_none() && self.pending.is_empty() {
+        if !self.runner.is_running() && self.pending.is_empty() {
             return self.execute(c);
         }
         // A `go` waiting in the queue owns any `stop`/`ponderhit` that comes after it.
@@ -176,10 +165,8 @@ impl Engine {
                 // A `go` before the running search was stopped (a GUI error): an infinite
                 // or ponder search would never end, so end it; a limited one finishes.
                 if !go_queued {
-                    if let Some(run) = &self.search {
-                        if run.infinite || run.control.pondering.load(Ordering::Relaxed) {
-                            self.stop();
-                        }
+                    if self.runner.is_unending() {
+                        self.runner.stop();
                     }
                 } else {
                     // The same for an infinite or ponder `go` still in the queue: it gets a
@@ -206,8 +193,8 @@ impl Engine {
     /// Applies `stop` or `ponderhit` to the running search.
     fn search_control(&mut self, c: &Command) {
         match c {
-            Command::Stop => self.stop(),
-            Command::PonderHit => self.ponderhit(),
+            Command::Stop => self.runner.stop(),
+            Command::PonderHit => self.runner.ponderhit(),
             _ => {}
         }
     }
@@ -243,6 +230,57 @@ impl Engine {
         Flow::Continue
     }
 
+    /// Starts the search of a `go` on its own thread (or answers from the book).
+    /// The `go`'s warnings were reported when it arrived (`Engine::command`).
+    fn go(&mut self, go: GoParams) {
+        let pos = self.position.clone();
+        let chess960 = self.chess960();
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_uci_move(text) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => self.out.error(format!("searchmoves: {e}")),
+            }
+        }
+        if searchmoves.is_empty() {
+            if let Some(choice) = self.book.pick(&pos, chess960) {
+                self.out.info_string(&format!(
+                    "book move {} weight {} of {} from {}",
+                    choice.mv.to_uci(chess960),
+                    choice.weight,
+                    choice.total_weight,
+                    self.book.file()
+                ));
+                let (ponder, infinite) = (go.ponder, go.is_unlimited());
+                self.runner
+                    .book_move(choice, pos, chess960, ponder, infinite);
+                return;
+            }
+        }
+        let overhead = Duration::from_millis(self.options.spin(OptionId::MoveOverhead) as u64);
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            time: time::budget(&go.clock(pos.side_to_move()), overhead),
+            searchmoves,
+            multipv: self.options.spin(OptionId::MultiPv).max(1) as usize,
+        };
+        if self.debug {
+            self.out.info_string(&format!("limits {limits:?}"));
+        }
+        let strength = self.strength();
+        self.searcher(); // made with the current options if it is not there
+        self.runner.start(SearchRequest {
+            position: pos,
+            chess960,
+            limits,
+            ponder: go.ponder,
+            infinite: go.is_unlimited(),
+            strength,
+        });
+    }
+
     /// `help`: the commands, one per line.
     fn help(&self) {
         for line in super::command::HELP {
@@ -250,11 +288,12 @@ impl Engine {
         }
     }
 
-    pub(super) fn searcher(&mut self) -> &mut Searcher {
+    /// The searcher (made anew with the current options if the last one was lost).
+    fn searcher(&mut self) -> &mut Searcher {
         let hash = self.options.spin(OptionId::Hash) as usize;
         let threads = self.options.spin(OptionId::Threads) as usize;
         let net = self.evaluation();
-        self.searcher.get_or_insert_with(|| {
+        self.runner.searcher(|| {
             let mut searcher = Searcher::new(hash);
             searcher.set_network(net);
             searcher.set_threads(threads);
@@ -297,7 +336,7 @@ impl Engine {
 
     /// The strength limit of the options: `UCI_Elo` when `UCI_LimitStrength` is on, else
     /// `Skill Level` below 20, else none (full strength).
-    pub(super) fn strength(&self) -> Option<crate::search::Strength> {
+    fn strength(&self) -> Option<crate::search::Strength> {
         use crate::search::Strength;
         let seed = self.options.spin(OptionId::StrengthSeed) as u64;
         if self.options.check(OptionId::LimitStrength) {
@@ -316,7 +355,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn chess960(&self) -> bool {
+    fn chess960(&self) -> bool {
         self.options.check(OptionId::Chess960)
     }
 

@@ -6,22 +6,17 @@
 //! the maximum depth); the move is checked legal, and a legal move is played even if the
 //! search failed to produce one.
 
-use super::command::GoParams;
-use super::engine::Engine;
-use super::options::OptionId;
-use super::output;
+use super::output::{self, Output};
 use super::Msg;
 use crate::board::Position;
 use crate::book::BookChoice;
-use crate::chess_move::Move;
 use crate::eval::evaluate;
 use crate::search::pool::{Priority, Worker};
-use crate::search::time;
 use crate::search::{
     Bound, HelperStop, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult,
-    Searcher,
+    Searcher, Strength,
 };
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -57,47 +52,85 @@ pub(super) struct Running {
     pub(super) duration: Option<Duration>,
 }
 
-impl Engine {
-    /// Starts the search of a `go` on its own thread (or answers from the book).
-    /// The `go`'s warnings were reported when it arrived (`Engine::command`).
-    pub(super) fn go(&mut self, go: GoParams) {
-        let pos = self.position.clone();
-        let chess960 = self.chess960();
-        let mut searchmoves: Vec<Move> = Vec::new();
-        for text in &go.searchmoves {
-            match pos.parse_uci_move(text) {
-                Ok(mv) => searchmoves.push(mv),
-                Err(e) => self.out.error(format!("searchmoves: {e}")),
-            }
+/// What a `go` asks of the search, worked out by the engine from the command and options.
+pub(super) struct SearchRequest {
+    pub(super) position: Position,
+    pub(super) chess960: bool,
+    pub(super) limits: Limits,
+    /// `go ponder`.
+    pub(super) ponder: bool,
+    /// `go infinite` or a bare `go`.
+    pub(super) infinite: bool,
+    /// Play below full strength.
+    pub(super) strength: Option<Strength>,
+}
+
+/// The searcher, the thread it searches on, and the search of the last `go` until its
+/// `bestmove`: everything about running searches, so the engine thread only decides
+/// what to search.
+pub(super) struct SearchRunner {
+    out: Output,
+    /// Search threads report back through this.
+    tx: Sender<Msg>,
+    /// `None` while a search thread has it.
+    searcher: Option<Searcher>,
+    /// The thread searches run on, parked between them (started by the first search).
+    thread: Option<Worker>,
+    /// The search of the last `go`, until its `bestmove`.
+    run: Option<Running>,
+}
+
+impl SearchRunner {
+    /// A runner printing to `out`, with `searcher` ready.
+    pub(super) fn new(out: Output, tx: Sender<Msg>, searcher: Searcher) -> SearchRunner {
+        SearchRunner {
+            out,
+            tx,
+            searcher: Some(searcher),
+            thread: None,
+            run: None,
         }
-        if searchmoves.is_empty() {
-            if let Some(choice) = self.book.pick(&pos, chess960) {
-                self.book_move(choice, &go, pos, chess960);
-                return;
-            }
-        }
-        let overhead = Duration::from_millis(self.options.spin(OptionId::MoveOverhead) as u64);
-        let limits = Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            mate: go.mate,
-            time: time::budget(&go.clock(pos.side_to_move()), overhead),
-            searchmoves,
-            multipv: self.options.spin(OptionId::MultiPv).max(1) as usize,
-        };
-        if self.debug {
-            self.out.info_string(&format!("limits {limits:?}"));
-        }
+    }
+
+    /// The searcher (made by `make` if the last one was lost with a failed search).
+    /// Only while no search runs: the engine queues what needs it until `bestmove`.
+    pub(super) fn searcher(&mut self, make: impl FnOnce() -> Searcher) -> &mut Searcher {
+        self.searcher.get_or_insert_with(make)
+    }
+
+    /// A search (or a book move waiting for `stop`/`ponderhit`) is under way.
+    pub(super) fn is_running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// The running search would never end by itself: infinite or pondering, and not
+    /// told to stop.
+    pub(super) fn is_unending(&self) -> bool {
+        self.run.as_ref().is_some_and(|run| {
+            !run.stop_requested && (run.infinite || run.control.pondering.load(Ordering::Relaxed))
+        })
+    }
+
+    /// Starts `request` on the search thread. The searcher must be there
+    /// ([`SearchRunner::searcher`] first).
+    pub(super) fn start(&mut self, request: SearchRequest) {
+        let SearchRequest {
+            position: pos,
+            chess960,
+            limits,
+            ponder,
+            infinite,
+            strength,
+        } = request;
         let control = Arc::new(SearchControl::default());
-        control.pondering.store(go.ponder, Ordering::Relaxed);
-        self.searcher(); // made with the current options if it is not there
+        control.pondering.store(ponder, Ordering::Relaxed);
         let Some(mut searcher) = self.searcher.take() else {
-            unreachable!("the searcher was just made")
+            unreachable!("the engine makes the searcher before it starts a search")
         };
-        self.search = Some(Running {
+        self.run = Some(Running {
             control: Arc::clone(&control),
             helper_stop: Some(searcher.helper_stop()),
-            infinite: go.is_unlimited(),
+            infinite,
             stop_requested: false,
             held: None,
             position: pos.clone(),
@@ -105,7 +138,6 @@ impl Engine {
             started: Instant::now(),
             duration: None,
         });
-        let strength = self.strength();
         let out = self.out.clone();
         let tx = self.tx.clone();
         let job = Box::new(move || {
@@ -138,11 +170,11 @@ impl Engine {
             };
             let _ = tx.send(Msg::SearchDone(Box::new(finished)));
         });
-        let started = match &mut self.search_thread {
+        let started = match &mut self.thread {
             Some(worker) => worker.run(job),
             None => Worker::spawn("search".to_string(), Priority::Normal).and_then(|mut worker| {
                 let started = worker.run(job);
-                self.search_thread = Some(worker);
+                self.thread = Some(worker);
                 started
             }),
         };
@@ -156,20 +188,20 @@ impl Engine {
 
     /// Answers `go` with a book move, as a search that finished at once: `bestmove` now,
     /// or held until `stop` / `ponderhit` for `go ponder` and `go infinite`.
-    fn book_move(&mut self, choice: BookChoice, go: &GoParams, pos: Position, chess960: bool) {
-        self.out.info_string(&format!(
-            "book move {} weight {} of {} from {}",
-            choice.mv.to_uci(chess960),
-            choice.weight,
-            choice.total_weight,
-            self.book.file()
-        ));
+    pub(super) fn book_move(
+        &mut self,
+        choice: BookChoice,
+        pos: Position,
+        chess960: bool,
+        ponder: bool,
+        infinite: bool,
+    ) {
         let control = Arc::new(SearchControl::default());
-        control.pondering.store(go.ponder, Ordering::Relaxed);
-        self.search = Some(Running {
+        control.pondering.store(ponder, Ordering::Relaxed);
+        self.run = Some(Running {
             control,
             helper_stop: None,
-            infinite: go.is_unlimited(),
+            infinite,
             stop_requested: false,
             held: None,
             position: pos,
@@ -197,8 +229,8 @@ impl Engine {
             info: Some(info),
             nodes: 0,
         };
-        if go.ponder || go.is_unlimited() {
-            if let Some(run) = &mut self.search {
+        if ponder || infinite {
+            if let Some(run) = &mut self.run {
                 run.held = Some(result);
             }
         } else {
@@ -207,7 +239,7 @@ impl Engine {
     }
 
     pub(super) fn stop(&mut self) {
-        let Some(run) = &mut self.search else {
+        let Some(run) = &mut self.run else {
             return;
         };
         run.stop_requested = true;
@@ -221,7 +253,7 @@ impl Engine {
     }
 
     pub(super) fn ponderhit(&mut self) {
-        let Some(run) = &mut self.search else {
+        let Some(run) = &mut self.run else {
             return;
         };
         run.control.pondering.store(false, Ordering::Relaxed);
@@ -233,13 +265,13 @@ impl Engine {
     }
 
     /// A search thread returned: answer now, or hold the answer until `stop`/`ponderhit`.
-    pub(super) fn search_done(&mut self, f: Finished) {
+    pub(super) fn done(&mut self, f: Finished) {
         if f.searcher.is_none() {
             self.out
                 .error("the search failed; answering with a legal move and a new searcher");
         }
         self.searcher = f.searcher;
-        let Some(run) = &mut self.search else {
+        let Some(run) = &mut self.run else {
             return;
         };
         run.duration = Some(run.started.elapsed());
@@ -253,7 +285,7 @@ impl Engine {
 
     /// Prints the final `info` and the `bestmove` of the running search, which ends here.
     fn emit(&mut self, result: SearchResult) {
-        let Some(run) = self.search.take() else {
+        let Some(run) = self.run.take() else {
             return;
         };
         let pos = &run.position;
@@ -314,19 +346,19 @@ impl Engine {
     /// Stops any search and gives it a moment to hand back its result, so a `go` still
     /// gets its `bestmove`.
     pub(super) fn quit(&mut self, rx: &Receiver<Msg>) {
-        if self.search.is_none() {
+        if self.run.is_none() {
             return;
         }
         // Stopped as by `stop`: the helpers too, so they are parked, not running, when
         // the process ends (a process is gone only when its last thread is).
         self.stop();
-        if self.search.is_none() {
+        if self.run.is_none() {
             return;
         }
         let deadline = Instant::now() + QUIT_WAIT;
         while let Ok(msg) = rx.recv_deadline(deadline) {
             if let Msg::SearchDone(f) = msg {
-                self.search_done(*f);
+                self.done(*f);
                 return;
             }
         }
