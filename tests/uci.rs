@@ -621,12 +621,12 @@ fn search_threads_are_parked_between_searches_not_started_per_go() {
         v.sort_by(|a, b| a.1.cmp(&b.1));
         v
     };
-    // A new thread names itself when it first runs, which on a loaded machine can be a
-    // moment after it was started.
-    let settled = |n: usize| {
+    // A new thread names itself when it first runs, and a retired one ends when it next
+    // looks at its queue: on a loaded machine both can take a moment.
+    let settled = |names: &[&str]| {
         let mut v = search_threads();
-        for _ in 0..200 {
-            if v.len() == n {
+        for _ in 0..400 {
+            if v.iter().map(|(_, n)| n.as_str()).eq(names.iter().copied()) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -642,7 +642,7 @@ fn search_threads_are_parked_between_searches_not_started_per_go() {
         e.send("go depth 8");
         e.bestmove(LONG);
         e.ready();
-        seen.push(settled(3));
+        seen.push(settled(&["search", "search-1", "search-2"]));
     }
     let names: Vec<&str> = seen[0].iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["search", "search-1", "search-2"], "{seen:?}");
@@ -657,7 +657,7 @@ fn search_threads_are_parked_between_searches_not_started_per_go() {
     e.send("go depth 6");
     e.bestmove(LONG);
     e.ready();
-    let after = settled(2);
+    let after = settled(&["search", "search-1"]);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let same_priority = (3 > cores) == (2 > cores);
     assert_eq!(after.len(), 2, "{after:?}");
