@@ -3,8 +3,10 @@
 from 10 positions, the depth each reaches, and the `stop` -> `bestmove` latency with 1,
 2 and 8 threads (a `go infinite` stopped after 50-300 ms, N times).
 
+Also the time to reach `go depth 20` from the same positions with 1 and 2 threads.
+
 Usage: tools/smp_measure.py [--engine target/release/ladya] [--movetime 10000]
-           [--positions 10] [--stops 100] [--only nps|latency]
+           [--positions 10] [--depth 20] [--stops 100] [--only nps|latency]
 Run it on an otherwise idle machine: the numbers are about scheduling.
 """
 import argparse
@@ -74,6 +76,23 @@ def search(path, threads, movetime, positions):
     return nps, depths
 
 
+def time_to_depth(path, threads, depth, positions):
+    """Seconds from `go depth D` to `bestmove`, per position."""
+    e = Engine(path, threads)
+    times = []
+    for fen in FENS[:positions]:
+        e.send("ucinewgame")
+        e.send(f"position fen {fen}")
+        e.send("isready")
+        e.wait("readyok")
+        t = time.perf_counter()
+        e.send(f"go depth {depth}")
+        e.wait("bestmove")
+        times.append(time.perf_counter() - t)
+    e.quit()
+    return times
+
+
 def stops(path, threads, count):
     e = Engine(path, threads)
     e.send("position startpos")
@@ -96,6 +115,7 @@ def main():
     p.add_argument("--movetime", type=int, default=10000)
     p.add_argument("--positions", type=int, default=10)
     p.add_argument("--stops", type=int, default=100)
+    p.add_argument("--depth", type=int, default=20)
     p.add_argument("--only", choices=["nps", "latency"])
     a = p.parse_args()
     if a.only != "latency":
@@ -106,6 +126,12 @@ def main():
               f"{statistics.median(n2):.0f}; ratio per position median "
               f"{statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
         print(f"depth after {a.movetime} ms: 1 thread {d1}, 2 threads {d2}")
+        t1 = time_to_depth(a.engine, 1, a.depth, a.positions)
+        t2 = time_to_depth(a.engine, 2, a.depth, a.positions)
+        print(f"time to depth {a.depth}: 1 thread {sum(t1):.1f} s in all (median "
+              f"{statistics.median(t1):.2f} s), 2 threads {sum(t2):.1f} s (median "
+              f"{statistics.median(t2):.2f} s); per position 1T/2T median "
+              f"{statistics.median([x / y for x, y in zip(t1, t2)]):.2f}")
     if a.only != "nps":
         for threads in (1, 2, 8):
             lat = stops(a.engine, threads, a.stops)
