@@ -1287,14 +1287,14 @@ fn limit_strength_on_and_off_restores_full_strength() {
     let _s = serial();
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 c7c5");
-    e.send("go depth 9");
+    e.send("go depth 12");
     e.bestmove(LONG);
     let full = last_nodes(&e);
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1500");
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 c7c5");
-    e.send("go depth 9");
+    e.send("go depth 12");
     let best = e.bestmove(LONG);
     let pos = startpos_after(&["e2e4", "c7c5"]);
     legal_bestmove(&best, &pos, false);
@@ -1306,13 +1306,13 @@ fn limit_strength_on_and_off_restores_full_strength() {
     e.send("setoption name UCI_LimitStrength value false");
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 c7c5");
-    e.send("go depth 9");
+    e.send("go depth 12");
     e.bestmove(LONG);
     assert_eq!(last_nodes(&e), full, "full strength is not back");
     // Skill Level 20 is full strength too, a lower one is not.
     e.send("setoption name Skill Level value 3");
     e.send("ucinewgame");
-    e.send("go depth 9");
+    e.send("go depth 12");
     e.bestmove(LONG);
     assert!(last_nodes(&e) < full / 4);
 }
