@@ -1,5 +1,7 @@
-//! What the search learns about quiet moves: butterfly history, killers and counter moves.
+//! What the search learns about quiet moves: butterfly history, killers and counter moves;
+//! and, beside them, the evaluation's corrections (`correction.rs`).
 
+use super::correction::CorrectionHistory;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY};
 use crate::chess_move::Move;
 use crate::types::Color;
@@ -12,6 +14,8 @@ pub struct History {
     killers: [[Move; 2]; MAX_PLY + 8],
     /// The quiet move that last refuted each move, indexed by that move's from and to.
     counters: Box<[[Move; 64]; 64]>,
+    /// How far the static evaluation missed, by pawn structure.
+    pub correction: CorrectionHistory,
 }
 
 impl Default for History {
@@ -20,6 +24,7 @@ impl Default for History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
+            correction: CorrectionHistory::default(),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! ordering learns, `see.rs` static exchange evaluation, `legal.rs` the legality test for
 //! table moves, `params.rs` every tunable.
 
+mod correction;
 mod history;
 mod interface;
 mod legal;
@@ -163,6 +164,21 @@ impl Search<'_> {
             Some(e) if e.eval != negamax::NO_SCORE => e.eval,
             _ => self.evaluate(pos),
         }
+    }
+
+    /// `raw` (a static evaluation of `pos`, side to move's view) plus what searches of
+    /// the same pawn structure found it misses by (`correction.rs`), kept clear of the
+    /// decisive scores.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if !USE_CORRECTION_HISTORY {
+            return raw;
+        }
+        let c = self
+            .history
+            .correction
+            .correction(pos.side_to_move(), pos.pawn_key());
+        (raw + c).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 
     /// Looks at the node limit at every node, and at the stop flag, the pondering flag and

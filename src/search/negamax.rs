@@ -116,13 +116,18 @@ impl Search<'_> {
             }
         }
 
-        // Step 7. Static evaluation, improved by a stored score when its bound allows.
+        // Step 7. Static evaluation, corrected by what searches of the same pawn
+        // structure found it misses by (correction history, `correction.rs`), and improved
+        // by a stored score when its bound allows.
         // "Improving": better than two plies ago, so pruning can be more careful.
         // Measured, TT eval refinement: +19.1 +- 34.6 Elo (200 games: W69 L58 D73; LLR 0.27).
-        let static_eval = if in_check {
-            NO_SCORE
+        // The table keeps the raw evaluation; the correction is applied afresh, since it
+        // changes as the search learns.
+        let (raw_eval, static_eval) = if in_check {
+            (NO_SCORE, NO_SCORE)
         } else {
-            self.static_eval(pos, tt_entry)
+            let raw = self.static_eval(pos, tt_entry);
+            (raw, self.corrected(pos, raw))
         };
         self.stack[ply].eval = static_eval;
         let mut eval = static_eval;
@@ -359,9 +364,24 @@ impl Search<'_> {
             self.history.set_counter(previous, best_move);
         }
 
-        // Step 18. Store the result.
+        // Step 18. Store the result, and learn how far the static evaluation missed
+        // (correction history) where the score says so: not after a noisy best move
+        // (the evaluation is not meant to see captures), not from a bound on the wrong
+        // side of the evaluation.
         let bound = TtBound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { static_eval };
+        if USE_CORRECTION_HISTORY
+            && !in_check
+            && excluded.is_none()
+            && best.abs() < DECISIVE
+            && (best_move.is_none() || !is_generated_noisy(pos, best_move))
+            && !(bound == TtBound::Lower && best <= static_eval)
+            && !(bound == TtBound::Upper && best >= static_eval)
+        {
+            self.history
+                .correction
+                .update(side, pos.pawn_key(), depth, best - raw_eval);
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         if excluded.is_none() {
             self.tt
                 .store(pos.key(), ply, best_move, best, stored_eval, depth, bound);

@@ -101,6 +101,17 @@ pub const HISTORY_BONUS_MAX: i32 = 1500;
 /// History bonus per ply of depth squared.
 pub const HISTORY_BONUS_SCALE: i32 = 16;
 
+// ---- Correction history ------------------------------------------------------------
+
+/// Entries per side of the pawn-structure correction table (`correction.rs`).
+pub const CORRECTION_ENTRIES: usize = 16_384;
+/// Entries hold corrections in `1 / CORRECTION_GRAIN` centipawns, so small errors blend.
+pub const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction: 64 centipawns.
+pub const CORRECTION_LIMIT: i32 = 64 * CORRECTION_GRAIN;
+/// The largest weight (of 256) of one update: reached at depth 15.
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+
 /// Piece values for SEE, MVV-LVA and delta pruning: pawn to king.
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
@@ -145,5 +156,8 @@ pub const USE_HISTORY_ORDERING: bool = true;
 pub const USE_QS_SEE_PRUNING: bool = true;
 /// Step 5 of `qsearch`: delta pruning.
 pub const USE_DELTA_PRUNING: bool = true;
+/// Step 7 of `negamax` and step 4 of `qsearch`: the static evaluation corrected by what
+/// searches of the same pawn structure found (correction history).
+pub const USE_CORRECTION_HISTORY: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;

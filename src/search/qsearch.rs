@@ -52,15 +52,16 @@ impl Search<'_> {
         // Step 4. Stand pat: the side to move can usually do at least as well as doing
         // nothing noisy. Not in check: there every evasion is searched, so mates are seen.
         let original_alpha = alpha;
-        let (static_eval, best) = if in_check {
-            (-MATE, -MATE + ply as i32)
+        let (raw_eval, static_eval, best) = if in_check {
+            (0, -MATE, -MATE + ply as i32)
         } else {
-            let eval = self.static_eval(pos, tt_entry);
+            let raw = self.static_eval(pos, tt_entry);
+            let eval = self.corrected(pos, raw);
             if eval >= beta {
                 return eval;
             }
             alpha = alpha.max(eval);
-            (eval, eval)
+            (raw, eval, eval)
         };
 
         // Step 5. Captures by MVV-LVA, losing ones (SEE < 0) left out by the picker;
@@ -107,7 +108,7 @@ impl Search<'_> {
 
         // Step 6. Store. (In check with no evasion `best` is the mate score.)
         let bound = TtBound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { static_eval };
+        let stored_eval = raw_eval;
         self.tt
             .store(pos.key(), ply, best_move, best, stored_eval, 0, bound);
         best
