@@ -119,6 +119,8 @@ impl Search<'_> {
         // Step 7. Static evaluation, corrected by what searches of the same pawn
         // structure found it misses by (correction history, `correction.rs`), and improved
         // by a stored score when its bound allows.
+        // Measured, correction history: +19.7 +- 18.2 Elo (600 games at 4+0.04 against
+        // the build without it: W186 L152 D262; SPRT [0, 10] undecided, LLR 1.71).
         // "Improving": better than two plies ago, so pruning can be more careful.
         // Measured, TT eval refinement: +19.1 +- 34.6 Elo (200 games: W69 L58 D73; LLR 0.27).
         // The table keeps the raw evaluation; the correction is applied afresh, since it
