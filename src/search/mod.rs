@@ -168,10 +168,13 @@ impl Search<'_> {
 
     /// `raw` (a static evaluation of `pos`, side to move's view) plus what searches of
     /// the same pawn structure found it misses by (`correction.rs`), kept clear of the
-    /// decisive scores.
+    /// decisive scores. Not where one side has a bare king: there the evaluation is the
+    /// mop-up's gradient towards the mating corner, a few centipawns a square, and every
+    /// such position shares one pawn structure (often none), so the entry would drown
+    /// the gradient in noise (K+B+N mates failed with it, `tests/endgames.rs`).
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        if !USE_CORRECTION_HISTORY {
+        if !USE_CORRECTION_HISTORY || crate::nnue::bare_king_ending(pos) {
             return raw;
         }
         let c = self

@@ -375,6 +375,7 @@ impl Search<'_> {
             && !in_check
             && excluded.is_none()
             && best.abs() < DECISIVE
+            && !crate::nnue::bare_king_ending(pos)
             && (best_move.is_none() || !is_generated_noisy(pos, best_move))
             && !(bound == TtBound::Lower && best <= static_eval)
             && !(bound == TtBound::Upper && best >= static_eval)
