@@ -174,7 +174,7 @@ impl Search<'_> {
     /// the gradient in noise (K+B+N mates failed with it, `tests/endgames.rs`).
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        if !USE_CORRECTION_HISTORY || crate::nnue::bare_king_ending(pos) {
+        if !corrects(pos) {
             return raw;
         }
         let c = self
@@ -255,6 +255,13 @@ impl Search<'_> {
         head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
         self.pv_len[ply] = child_len + 1;
     }
+}
+
+/// Whether correction history reads and learns in `pos`: switched on, and not where a
+/// bare king leaves the evaluation to the mop-up (see [`Search::corrected`]).
+#[inline]
+fn corrects(pos: &Position) -> bool {
+    USE_CORRECTION_HISTORY && !crate::nnue::bare_king_ending(pos)
 }
 
 /// A node's best score and move so far, and the lower edge of its window, which a move
