@@ -126,6 +126,7 @@ def main():
               f"{statistics.median(n2):.0f}; ratio per position median "
               f"{statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
         print(f"depth after {a.movetime} ms: 1 thread {d1}, 2 threads {d2}")
+        print("nps ratio per position: " + ", ".join(f"{r:.2f}" for r in ratios))
         t1 = time_to_depth(a.engine, 1, a.depth, a.positions)
         t2 = time_to_depth(a.engine, 2, a.depth, a.positions)
         print(f"time to depth {a.depth}: 1 thread {sum(t1):.1f} s in all (median "
