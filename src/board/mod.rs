@@ -4,6 +4,7 @@
 //! This module knows the rules of chess and nothing else: no search, no evaluation, no UCI.
 
 mod castling;
+mod cycle;
 mod fen;
 mod make_move;
 mod psq;

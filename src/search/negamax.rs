@@ -11,7 +11,7 @@
 //! extensions, which win games but spend some of the node budget on extensions).
 
 use super::history::bonus;
-use super::legal::gives_check;
+use super::legal::{gives_check, is_legal_fast};
 use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
@@ -71,6 +71,19 @@ impl Search<'_> {
         }
         if ply >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(pos) };
+        }
+        // A reversible move would repeat a position (`Position::has_upcoming_repetition`):
+        // the side to move can hold a draw, whatever a stored score for a child says,
+        // so a window below the draw is raised to it.
+        // Measured: (not yet).
+        if USE_UPCOMING_REPETITION
+            && alpha < 0
+            && pos.has_upcoming_repetition(ply, |mv| is_legal_fast(pos, mv))
+        {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 5. Mate distance pruning: no line from here can beat a mate already found

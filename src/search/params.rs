@@ -159,5 +159,8 @@ pub const USE_DELTA_PRUNING: bool = true;
 /// Step 7 of `negamax` and step 4 of `qsearch`: the static evaluation corrected by what
 /// searches of the same pawn structure found (correction history).
 pub const USE_CORRECTION_HISTORY: bool = true;
+/// Step 4 of `negamax`: a draw the side to move can reach by repeating with one move
+/// raises alpha to the draw score.
+pub const USE_UPCOMING_REPETITION: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;
