@@ -35,7 +35,7 @@ use crate::board::Position;
 use crate::chess_move::Move;
 use crate::nnue::{AccumulatorStack, Network};
 use crossbeam_channel::Receiver;
-use history::History;
+use history::{History, PieceTo};
 use params::*;
 use pool::{Priority, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -64,6 +64,8 @@ struct StackEntry {
     after_null: bool,
     /// The move left out of this node's search (the singular-extension test), or `NONE`.
     excluded: Move,
+    /// The move into this ply, if it was a real move (for continuation history).
+    moved: Option<PieceTo>,
 }
 
 /// The state of one running search: references to the searcher's tables, counters,
@@ -124,6 +126,22 @@ impl Search<'_> {
         if self.net.is_some() {
             self.acc.pop();
         }
+    }
+
+    /// Move `mv` as continuation history keys it: the piece that moves and its square.
+    #[inline]
+    fn piece_to(&self, pos: &Position, mv: Move) -> Option<PieceTo> {
+        pos.piece_on(mv.from())
+            .map(|piece| PieceTo { piece, to: mv.to() })
+    }
+
+    /// The moves one and two plies before `ply`, for continuation history.
+    #[inline]
+    fn cont_keys(&self, ply: usize) -> history::ContKeys {
+        [
+            self.stack[ply].moved,
+            ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+        ]
     }
 
     /// Makes a null move, keeping the accumulators in step.

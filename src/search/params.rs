@@ -75,8 +75,12 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 /// Late move reductions: divisor of the logarithmic part.
 pub const LMR_DIVISOR: f64 = 2.25;
-/// Late move reductions: history is worth one ply per this much.
+/// Late move reductions: history (butterfly plus continuation) is worth one ply per this
+/// much.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// Late move reductions: history changes a reduction by at most this many plies (the
+/// butterfly table alone reaches it at its bound).
+pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
 /// Singular extensions: minimum depth.
 pub const SE_MIN_DEPTH: i32 = 8;
@@ -159,6 +163,9 @@ pub const USE_DELTA_PRUNING: bool = true;
 /// Step 7 of `negamax` and step 4 of `qsearch`: the static evaluation corrected by what
 /// searches of the same pawn structure found (correction history).
 pub const USE_CORRECTION_HISTORY: bool = true;
+/// Steps 11, 14 and 17 of `negamax`: continuation history (the replies that worked after
+/// the moves one and two plies back) in quiet ordering and reductions.
+pub const USE_CONT_HISTORY: bool = true;
 /// Step 4 of `negamax`: a draw the side to move can reach by repeating with one move
 /// raises alpha to the draw score.
 pub const USE_UPCOMING_REPETITION: bool = true;

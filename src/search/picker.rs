@@ -5,7 +5,7 @@
 //! moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
-use super::history::History;
+use super::history::{ContKeys, History};
 use super::legal::is_legal_fast;
 use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
 use super::see::see_ge;
@@ -51,6 +51,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The moves one and two plies back, for continuation history.
+    cont: ContKeys,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     index: usize,
@@ -68,6 +70,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            cont: [None; 2],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             index: 0,
@@ -76,6 +79,13 @@ impl MovePicker {
             noisy_only: false,
             skip_quiets: false,
         }
+    }
+
+    /// Orders quiet moves also by what followed the moves in `cont` (continuation
+    /// history).
+    pub fn with_continuation(mut self, cont: ContKeys) -> MovePicker {
+        self.cont = cont;
+        self
     }
 
     /// A picker for quiescence: TT move (if noisy) and captures that do not lose material.
@@ -192,10 +202,12 @@ impl MovePicker {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
                         for i in 0..self.moves.len() {
-                            self.scores[i] = if USE_HISTORY_ORDERING {
-                                history.score(side, self.moves[i])
-                            } else {
-                                0
+                            let mv = self.moves[i];
+                            self.scores[i] = match pos.piece_on(mv.from()) {
+                                Some(piece) if USE_HISTORY_ORDERING => {
+                                    history.quiet_score(side, piece, mv, &self.cont)
+                                }
+                                _ => 0,
                             };
                         }
                     }

@@ -53,6 +53,7 @@ impl Search<'_> {
                     number: i + 1,
                 });
             }
+            self.stack[1].moved = self.piece_to(pos, mv);
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
@@ -284,6 +285,7 @@ impl Searcher {
                     eval: NO_SCORE,
                     after_null: false,
                     excluded: Move::NONE,
+                    moved: None,
                 };
                 MAX_PLY + 8
             ],
