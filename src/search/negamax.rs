@@ -75,7 +75,9 @@ impl Search<'_> {
         // A reversible move would repeat a position (`Position::has_upcoming_repetition`):
         // the side to move can hold a draw, whatever a stored score for a child says,
         // so a window below the draw is raised to it.
-        // Measured: (not yet).
+        // Measured, on continuation history: +4.4 +- 27.6 Elo (318 games at 4+0.04: W100 L96
+        // D122; SPRT [0, 10] stopped, LLR -0.03). It is here for what the mop-up needs: with
+        // continuation history alone one K+B+N playout of `tests/endgames.rs` failed.
         if USE_UPCOMING_REPETITION
             && alpha < 0
             && pos.has_upcoming_repetition(ply, |mv| is_legal_fast(pos, mv))
