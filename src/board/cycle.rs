@@ -127,16 +127,8 @@ impl Position {
     /// Whether the position stored at `history[index]` occurred once more before it
     /// (within its own fifty-move window).
     fn occurs_twice(&self, index: usize) -> bool {
-        let key = self.history[index].key;
-        let window = self.history[index].halfmove as usize;
-        let mut j = 4;
-        while j <= window && j <= index {
-            if self.history[index - j].key == key {
-                return true;
-            }
-            j += 2;
-        }
-        false
+        let earlier = &self.history[index];
+        self.occurs_before(index, earlier.key, earlier.halfmove as usize, 1)
     }
 }
 

@@ -372,13 +372,19 @@ impl Position {
     /// `count` is how many earlier occurrences are required (1 for "repeated once", 2 for a
     /// threefold repetition).
     pub fn repetitions(&self, count: usize, max_back: usize) -> bool {
-        let limit = (self.halfmove as usize)
-            .min(self.history.len())
-            .min(max_back);
+        let window = (self.halfmove as usize).min(max_back);
+        self.occurs_before(self.history.len(), self.key, window, count)
+    }
+
+    /// True when `key` stands at least `count` times among the positions before
+    /// `history[end]` (the current position when `end` is the history's length), looking
+    /// back at most `window` plies, with the same side to move.
+    fn occurs_before(&self, end: usize, key: u64, window: usize, count: usize) -> bool {
+        let limit = window.min(end);
         let mut seen = 0;
         let mut i = 4;
         while i <= limit {
-            if self.history[self.history.len() - i].key == self.key {
+            if self.history[end - i].key == key {
                 seen += 1;
                 if seen >= count {
                     return true;

@@ -5,6 +5,7 @@ use super::correction::CorrectionHistory;
 use super::params::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
 };
+use crate::board::Position;
 use crate::chess_move::Move;
 use crate::types::{Color, Piece, Square};
 
@@ -16,6 +17,14 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
+    /// Move `mv` in `pos` as continuation history keys it, if a piece stands on its
+    /// from-square.
+    #[inline]
+    pub fn of(pos: &Position, mv: Move) -> Option<PieceTo> {
+        pos.piece_on(mv.from())
+            .map(|piece| PieceTo { piece, to: mv.to() })
+    }
+
     /// The row or column of this move in a continuation table.
     #[inline]
     fn index(self) -> usize {

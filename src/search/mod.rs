@@ -128,13 +128,6 @@ impl Search<'_> {
         }
     }
 
-    /// Move `mv` as continuation history keys it: the piece that moves and its square.
-    #[inline]
-    fn piece_to(&self, pos: &Position, mv: Move) -> Option<PieceTo> {
-        pos.piece_on(mv.from())
-            .map(|piece| PieceTo { piece, to: mv.to() })
-    }
-
     /// The moves one and two plies before `ply`, for continuation history.
     #[inline]
     fn cont_keys(&self, ply: usize) -> history::ContKeys {

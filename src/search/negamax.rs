@@ -10,7 +10,7 @@
 //! 8+0.08, and it solves 287/300 of Win At Chess at 1,000,000 nodes (289 before singular
 //! extensions, which win games but spend some of the node budget on extensions).
 
-use super::history::bonus;
+use super::history::{bonus, PieceTo};
 use super::legal::{gives_check, is_legal_fast};
 use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
@@ -295,7 +295,7 @@ impl Search<'_> {
                 }
             }
 
-            let moved = self.piece_to(pos, mv);
+            let moved = PieceTo::of(pos, mv);
             self.stack[ply + 1].moved = moved;
             self.make(pos, mv);
             moves_searched += 1;

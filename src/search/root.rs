@@ -53,7 +53,7 @@ impl Search<'_> {
                     number: i + 1,
                 });
             }
-            self.stack[1].moved = self.piece_to(pos, mv);
+            self.stack[1].moved = PieceTo::of(pos, mv);
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
