@@ -102,24 +102,20 @@ impl Position {
         let table = cuckoo();
         let occupied = self.occupied();
         let len = self.history.len();
-        let mut i = 3;
-        while i <= limit {
-            let earlier = self.history[len - i].key;
-            if let Some((a, b)) = table.find(self.key ^ earlier) {
-                // The path must be clear and the piece (on `a` or `b`) ours.
-                if (between(a, b) & occupied).is_empty() {
-                    let sq = if occupied.has(a) { a } else { b };
-                    let ours = self.piece_on(sq).is_some_and(|p| p.color() == self.side);
-                    let other = if sq == a { b } else { a };
-                    if ours
-                        && (i <= ply || self.occurs_twice(len - i))
-                        && is_legal(Move::new(sq, other))
-                    {
-                        return true;
-                    }
-                }
+        // Earlier positions with the other side to move: 3, 5, ... plies back.
+        for i in (3..=limit).step_by(2) {
+            let Some((a, b)) = table.find(self.key ^ self.history[len - i].key) else {
+                continue;
+            };
+            // The path must be clear and the piece (on `a` or `b`) ours.
+            if (between(a, b) & occupied).any() {
+                continue;
             }
-            i += 2;
+            let (from, to) = if occupied.has(a) { (a, b) } else { (b, a) };
+            let ours = self.piece_on(from).is_some_and(|p| p.color() == self.side);
+            if ours && (i <= ply || self.occurs_twice(len - i)) && is_legal(Move::new(from, to)) {
+                return true;
+            }
         }
         false
     }
