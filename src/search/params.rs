@@ -148,6 +148,9 @@ pub const USE_FUTILITY: bool = true;
 pub const USE_SEE_PRUNING: bool = true;
 /// Step 13 of `negamax`: singular extensions.
 pub const USE_SINGULAR_EXTENSION: bool = true;
+/// Step 13 of `negamax`: a stored move that is not singular, in a node whose stored
+/// score is at or above beta, is searched a ply shallower.
+pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
