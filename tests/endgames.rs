@@ -130,14 +130,19 @@ fn assert_mates(fen: &str, optimal: usize, defence: Defence) {
     }
 }
 
+/// K+Q against the lone king in the centre, with the mate distance under perfect play.
+const KQ: (&str, usize) = ("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", 9);
+/// K+R likewise.
+const KR: (&str, usize) = ("8/8/8/3k4/8/8/8/R3K3 w - - 0 1", 14);
+
 #[test]
 fn king_and_queen_mate_the_lone_king() {
-    assert_mates("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", 9, Defence::Engine);
+    assert_mates(KQ.0, KQ.1, Defence::Engine);
 }
 
 #[test]
 fn king_and_rook_mate_the_lone_king() {
-    assert_mates("8/8/8/3k4/8/8/8/R3K3 w - - 0 1", 14, Defence::Engine);
+    assert_mates(KR.0, KR.1, Defence::Engine);
 }
 
 /// Both bishop colours, the weak king in the centre, with the mate distance under perfect
@@ -196,10 +201,7 @@ fn king_bishop_and_knight_mate_from_scattered_positions() {
 #[test]
 #[ignore = "one K+B+N start of 14 is drawn by the fifty-move rule against the tables' defence"]
 fn basic_mates_against_perfect_defence() {
-    let mut starts = vec![
-        ("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", 9),
-        ("8/8/8/3k4/8/8/8/R3K3 w - - 0 1", 14),
-    ];
+    let mut starts = vec![KQ, KR];
     starts.extend(KBN_CENTRE);
     starts.extend(KBN_SCATTERED);
     assert_all_mate(&starts, Defence::Tables);
