@@ -2,7 +2,7 @@
 //! incremental keys and every invariant after each move and each undo.
 
 mod common;
-use ladya::board::CastleSide;
+use ladya::board::{CastleSide, Keys};
 use ladya::{Color, FenError, Move, MoveError, Position, SanError, Square, START_FEN};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -294,7 +294,7 @@ fn check_position(pos: &Position, context: &str) {
     if let Err(e) = pos.validate() {
         panic!("{context}: {e} in {}", pos.to_fen());
     }
-    assert_eq!(pos.compute_keys(), (pos.key(), pos.pawn_key()), "{context}");
+    assert_eq!(pos.compute_keys(), pos.keys(), "{context}");
 }
 
 /// 10,000 random games: after every move and every undo the keys equal a from-scratch
@@ -311,7 +311,7 @@ fn random_games_keep_keys_and_invariants() {
             starts[game % starts.len()].clone()
         };
         let mut pos = Position::from_fen(&fen).unwrap();
-        let mut trail: Vec<(String, u64, u64)> = Vec::new();
+        let mut trail: Vec<(String, Keys)> = Vec::new();
         for _ply in 0..200 {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.halfmove_clock() >= 100 {
@@ -323,24 +323,21 @@ fn random_games_keep_keys_and_invariants() {
                 assert_eq!(pos.parse_san(&san), Ok(mv), "{san} in {}", pos.to_fen());
                 assert_eq!(pos.parse_uci_move(&mv.to_uci(true)), Ok(mv));
             }
-            trail.push((pos.to_fen(), pos.key(), pos.pawn_key()));
+            trail.push((pos.to_fen(), pos.keys()));
             pos.make_move(mv);
             check_position(&pos, "after make");
             if rng.next_u64() % 8 == 0 && !pos.in_check() {
-                let key = pos.key();
+                let keys = pos.keys();
                 pos.make_null_move();
                 check_position(&pos, "after null");
                 pos.unmake_null_move();
-                assert_eq!(pos.key(), key);
+                assert_eq!(pos.keys(), keys);
             }
         }
-        while let Some((fen, key, pawn_key)) = trail.pop() {
+        while let Some((fen, keys)) = trail.pop() {
             pos.unmake_move();
             check_position(&pos, "after undo");
-            assert_eq!(
-                (pos.to_fen(), pos.key(), pos.pawn_key()),
-                (fen, key, pawn_key)
-            );
+            assert_eq!((pos.to_fen(), pos.keys()), (fen, keys));
         }
     }
 }

@@ -234,7 +234,7 @@ impl Position {
         if pos.is_attacked(pos.king(!pos.side), pos.side, pos.occupied()) {
             return Err(FenError::OpponentInCheck);
         }
-        (pos.key, pos.pawn_key) = pos.compute_keys();
+        pos.set_keys();
         pos.update_check_info();
         Ok(pos)
     }

@@ -1,4 +1,4 @@
-//! make/unmake of moves and null moves, with incremental Zobrist and pawn keys.
+//! make/unmake of moves and null moves, with incremental Zobrist, pawn and non-pawn keys.
 
 use super::{zobrist, Position, Undo};
 use crate::attacks::pawn_attacks;
@@ -12,6 +12,8 @@ impl Position {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= k;
         }
     }
 
@@ -26,6 +28,7 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
             pawn_key: self.pawn_key,
+            non_pawn_keys: self.non_pawn_keys,
             psq: self.psq,
             checkers: self.checkers,
             pinned: self.pinned,
@@ -191,6 +194,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
         self.pawn_key = undo.pawn_key;
+        self.non_pawn_keys = undo.non_pawn_keys;
         self.psq = undo.psq;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;

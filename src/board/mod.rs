@@ -30,6 +30,18 @@ use std::fmt;
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// What `make_move` must remember so that `unmake_move` can restore the position.
+/// The position's hash keys, as [`Position::keys`] keeps them incrementally and
+/// [`Position::compute_keys`] finds them from scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keys {
+    /// The Zobrist key of the whole position.
+    pub key: u64,
+    /// The key of the pawns alone.
+    pub pawn: u64,
+    /// Per colour, the key of its other pieces (king included).
+    pub non_pawn: [u64; 2],
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
@@ -39,6 +51,7 @@ struct Undo {
     halfmove: u16,
     key: u64,
     pawn_key: u64,
+    non_pawn_keys: [u64; 2],
     psq: [i32; 2],
     checkers: Bitboard,
     pinned: Bitboard,
@@ -59,6 +72,8 @@ pub struct Position {
     fullmove: u16,
     key: u64,
     pawn_key: u64,
+    /// Per colour, the Zobrist key of its pieces other than pawns (king included).
+    non_pawn_keys: [u64; 2],
     checkers: Bitboard,
     pinned: Bitboard,
     /// The installed value table and the sums of its two lanes over all pieces.
@@ -92,6 +107,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             psq_table: &ZERO_PSQ,
@@ -192,6 +208,22 @@ impl Position {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// The Zobrist key of `color`'s pieces other than pawns (king included): what that
+    /// side's piece placement looks like, whatever the pawns do.
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
+    }
+
+    /// Every incrementally kept key, to check against [`Position::compute_keys`].
+    pub fn keys(&self) -> Keys {
+        Keys {
+            key: self.key,
+            pawn: self.pawn_key,
+            non_pawn: self.non_pawn_keys,
+        }
     }
 
     /// Pieces giving check to the side to move.
@@ -344,15 +376,19 @@ impl Position {
 
     // ---- Keys ------------------------------------------------------------------------
 
-    /// The Zobrist key and pawn key computed from scratch.
-    pub fn compute_keys(&self) -> (u64, u64) {
+    /// The Zobrist, pawn and non-pawn keys computed from scratch.
+    pub fn compute_keys(&self) -> Keys {
         let mut key = 0;
-        let mut pawn_key = 0;
+        let mut pawn = 0;
+        let mut non_pawn = [0; 2];
         for sq in self.occupied() {
             let piece = self.board[sq.index()].expect("occupied square has a piece");
-            key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            let k = zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            key ^= k;
             if piece.kind() == PieceType::Pawn {
-                pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+                pawn ^= k;
+            } else {
+                non_pawn[piece.color().index()] ^= k;
             }
         }
         key ^= zobrist::CASTLING[self.castling.bits() as usize];
@@ -362,7 +398,19 @@ impl Position {
         if self.side == Color::Black {
             key ^= zobrist::SIDE;
         }
-        (key, pawn_key)
+        Keys {
+            key,
+            pawn,
+            non_pawn,
+        }
+    }
+
+    /// Sets every key from scratch (after a position is built square by square).
+    fn set_keys(&mut self) {
+        let keys = self.compute_keys();
+        self.key = keys.key;
+        self.pawn_key = keys.pawn;
+        self.non_pawn_keys = keys.non_pawn;
     }
 
     // ---- Draw rules ------------------------------------------------------------------
@@ -453,7 +501,7 @@ impl Position {
                 return Err(format!("{c:?} does not have exactly one king"));
             }
         }
-        if (self.compute_keys()) != (self.key, self.pawn_key) {
+        if self.compute_keys() != self.keys() {
             return Err("incremental keys differ from keys computed from scratch".into());
         }
         if self.compute_check_info() != (self.checkers, self.pinned) {
@@ -488,7 +536,7 @@ impl Position {
         p.ep = self.ep.map(Square::flip_rank);
         p.halfmove = self.halfmove;
         p.fullmove = self.fullmove;
-        (p.key, p.pawn_key) = p.compute_keys();
+        p.set_keys();
         p.update_check_info();
         p
     }

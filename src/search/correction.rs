@@ -8,22 +8,32 @@
 //! keeps winning) is then judged closer to what the search finds, so the pruning steps
 //! that compare the evaluation with the window (reverse futility, futility, null move,
 //! stand pat) err less.
+//!
+//! A second pair of tables does the same for each side's placement of its other pieces
+//! (the board's non-pawn keys, king included). A correction is the pawn entry plus half
+//! of each non-pawn entry, and an update moves all three by the part of the error their
+//! sum still misses, so together they learn what no one of them explains.
 
 use super::params::{
     CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_WEIGHT_MAX,
+    USE_NON_PAWN_CORRECTION,
 };
+use crate::board::Position;
 use crate::types::Color;
 
-/// Per side, a table of evaluation corrections indexed by pawn key, in
-/// `1 / CORRECTION_GRAIN` centipawns.
+/// Per side to move, tables of evaluation corrections indexed by the pawn key and by
+/// each colour's non-pawn key, in `1 / CORRECTION_GRAIN` centipawns.
 pub struct CorrectionHistory {
     pawn: Box<[[i32; CORRECTION_ENTRIES]; 2]>,
+    /// `[side to move][colour of the pieces][slot]`.
+    non_pawn: Box<[[[i32; CORRECTION_ENTRIES]; 2]; 2]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
             pawn: Box::new([[0; CORRECTION_ENTRIES]; 2]),
+            non_pawn: Box::new([[[0; CORRECTION_ENTRIES]; 2]; 2]),
         }
     }
 }
@@ -34,47 +44,98 @@ impl CorrectionHistory {
         (pawn_key % CORRECTION_ENTRIES as u64) as usize
     }
 
-    /// The correction, in centipawns, for `side` to move with this pawn structure.
+    /// The correction, in centipawns, of the static evaluation of `pos`.
     #[inline]
-    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
-        self.pawn[side.index()][Self::slot(pawn_key)] / CORRECTION_GRAIN
+    pub fn correction(&self, pos: &Position) -> i32 {
+        let sum = self.sum(pos).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+        sum / CORRECTION_GRAIN
     }
 
-    /// Blends the error `searched - raw_eval` (centipawns) of a node searched to `depth`
-    /// into its entry: deeper searches weigh more, and an entry moves at most
-    /// `CORRECTION_WEIGHT_MAX / 256` of the way per update, so one odd node cannot
-    /// swing it.
-    pub fn update(&mut self, side: Color, pawn_key: u64, depth: i32, error: i32) {
-        let entry = &mut self.pawn[side.index()][Self::slot(pawn_key)];
+    /// The pawn entry plus half of each non-pawn entry of `pos`, in grains, unbounded.
+    #[inline]
+    fn sum(&self, pos: &Position) -> i32 {
+        let side = pos.side_to_move().index();
+        let pawn = self.pawn[side][Self::slot(pos.pawn_key())];
+        if !USE_NON_PAWN_CORRECTION {
+            return pawn;
+        }
+        let non_pawn: i32 = Color::ALL
+            .iter()
+            .map(|&c| self.non_pawn[side][c.index()][Self::slot(pos.non_pawn_key(c))])
+            .sum();
+        pawn + non_pawn / 2
+    }
+
+    /// Moves the entries of `pos` towards the error `searched - raw_eval` (centipawns)
+    /// of a node searched to `depth`: each by `weight / 256` of what their sum still
+    /// misses, where deeper searches weigh more and the weight is at most
+    /// `CORRECTION_WEIGHT_MAX / 256`, so one odd node cannot swing them.
+    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
+        let side = pos.side_to_move().index();
         let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
-        let target = error * CORRECTION_GRAIN;
-        let blended = (*entry * (256 - weight) + target * weight) / 256;
-        *entry = blended.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+        let missing = error * CORRECTION_GRAIN - self.sum(pos);
+        let step = missing * weight / 256;
+        nudge(&mut self.pawn[side][Self::slot(pos.pawn_key())], step);
+        if USE_NON_PAWN_CORRECTION {
+            for c in Color::ALL {
+                let slot = Self::slot(pos.non_pawn_key(c));
+                nudge(&mut self.non_pawn[side][c.index()][slot], step);
+            }
+        }
     }
 }
 
+/// Adds `step` to `entry`, within the correction limit.
+#[inline]
+fn nudge(entry: &mut i32, step: i32) {
+    *entry = (*entry + step).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+}
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const FEN: &str = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5";
+
     #[test]
     fn corrections_move_towards_the_error_and_stay_bounded() {
         let mut c = CorrectionHistory::default();
-        let key = 0x1234_5678_9abc_def0;
-        assert_eq!(c.correction(Color::White, key), 0);
+        let pos = Position::from_fen(FEN).unwrap();
+        let black = Position::from_fen(&FEN.replace(" w ", " b ")).unwrap();
+        assert_eq!(c.correction(&pos), 0);
         for _ in 0..50 {
-            c.update(Color::White, key, 10, 40);
+            c.update(&pos, 10, 40);
         }
-        let after = c.correction(Color::White, key);
+        let after = c.correction(&pos);
         assert!(after > 20 && after <= 40, "{after}");
-        // The other side's entry for the same structure is untouched.
-        assert_eq!(c.correction(Color::Black, key), 0);
+        // The other side's entries for the same structure are untouched.
+        assert_eq!(c.correction(&black), 0);
         for _ in 0..5000 {
-            c.update(Color::White, key, 30, -10_000);
+            c.update(&pos, 30, -10_000);
         }
-        assert_eq!(
-            c.correction(Color::White, key),
-            -CORRECTION_LIMIT / CORRECTION_GRAIN
-        );
+        assert_eq!(c.correction(&pos), -CORRECTION_LIMIT / CORRECTION_GRAIN);
+    }
+
+    #[test]
+    fn a_new_piece_placement_gets_part_of_the_correction() {
+        if !USE_NON_PAWN_CORRECTION {
+            return;
+        }
+        let mut c = CorrectionHistory::default();
+        let pos = Position::from_fen(FEN).unwrap();
+        // The same pawns, a knight elsewhere: a new non-pawn key for White only.
+        let moved =
+            Position::from_fen(&FEN.replace("3P1N2", "3P4").replace("/RNBQK2R", "/RNBQKN1R"))
+                .unwrap();
+        assert_eq!(pos.pawn_key(), moved.pawn_key());
+        for _ in 0..200 {
+            c.update(&pos, 15, 30);
+        }
+        let here = c.correction(&pos);
+        assert!((28..=30).contains(&here), "{here}");
+        // The entries share the error: the pawn entry and each non-pawn entry hold half.
+        // The other placement shares the pawn entry and Black's non-pawn entry, three
+        // quarters of the sum; White's entry for it is empty.
+        let there = c.correction(&moved);
+        assert!((20..=23).contains(&there), "{there}");
     }
 }

@@ -188,10 +188,7 @@ impl Search<'_> {
         if !corrects(pos) {
             return raw;
         }
-        let c = self
-            .history
-            .correction
-            .correction(pos.side_to_move(), pos.pawn_key());
+        let c = self.history.correction.correction(pos);
         (raw + c).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 

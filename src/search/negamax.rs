@@ -409,9 +409,7 @@ impl Search<'_> {
             && !(bound == TtBound::Lower && best <= static_eval)
             && !(bound == TtBound::Upper && best >= static_eval)
         {
-            self.history
-                .correction
-                .update(side, pos.pawn_key(), depth, best - raw_eval);
+            self.history.correction.update(pos, depth, best - raw_eval);
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
         if excluded.is_none() {

@@ -172,5 +172,7 @@ pub const USE_CONT_HISTORY: bool = true;
 /// Step 4 of `negamax`: a draw the side to move can reach by repeating with one move
 /// raises alpha to the draw score.
 pub const USE_UPCOMING_REPETITION: bool = true;
+/// Step 7 of `negamax`: correction history also by each side's non-pawn pieces.
+pub const USE_NON_PAWN_CORRECTION: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;
