@@ -139,6 +139,9 @@ impl Search<'_> {
         // Measured, correction history: +19.7 +- 18.2 Elo (600 games at 4+0.04 against
         // the build without it: W186 L152 D262; SPRT [0, 10] undecided, LLR 1.71).
         // Measured, TT eval refinement: +19.1 +- 34.6 Elo (200 games: W69 L58 D73; LLR 0.27).
+        // The correction also learns by each side's placement of its other pieces (the
+        // board's non-pawn keys). Measured: +8.9 +- 19.7 Elo (507 games at 4+0.04 against
+        // the pawn-only correction: W152 L139 D216; SPRT [0, 10] undecided, LLR 0.39).
         let (raw_eval, static_eval) = if in_check {
             (NO_SCORE, NO_SCORE)
         } else {
