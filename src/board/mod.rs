@@ -29,7 +29,6 @@ use std::fmt;
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// What `make_move` must remember so that `unmake_move` can restore the position.
 /// The position's hash keys, as [`Position::keys`] keeps them incrementally and
 /// [`Position::compute_keys`] finds them from scratch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +41,7 @@ pub struct Keys {
     pub non_pawn: [u64; 2],
 }
 
+/// What `make_move` must remember so that `unmake_move` can restore the position.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
