@@ -39,9 +39,10 @@ impl Default for CorrectionHistory {
 }
 
 impl CorrectionHistory {
+    /// The entry of a (pawn or non-pawn) key in its table.
     #[inline]
-    fn slot(pawn_key: u64) -> usize {
-        (pawn_key % CORRECTION_ENTRIES as u64) as usize
+    fn slot(key: u64) -> usize {
+        (key % CORRECTION_ENTRIES as u64) as usize
     }
 
     /// The correction, in centipawns, of the static evaluation of `pos`.
