@@ -104,7 +104,7 @@ impl Position {
         let len = self.history.len();
         // Earlier positions with the other side to move: 3, 5, ... plies back.
         for i in (3..=limit).step_by(2) {
-            let Some((a, b)) = table.find(self.key ^ self.history[len - i].key) else {
+            let Some((a, b)) = table.find(self.keys.key ^ self.history[len - i].keys.key) else {
                 continue;
             };
             // The path must be clear and the piece (on `a` or `b`) ours.
@@ -124,7 +124,7 @@ impl Position {
     /// (within its own fifty-move window).
     fn occurs_twice(&self, index: usize) -> bool {
         let earlier = &self.history[index];
-        self.occurs_before(index, earlier.key, earlier.halfmove as usize, 1)
+        self.occurs_before(index, earlier.keys.key, earlier.halfmove as usize, 1)
     }
 }
 

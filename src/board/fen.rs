@@ -234,7 +234,7 @@ impl Position {
         if pos.is_attacked(pos.king(!pos.side), pos.side, pos.occupied()) {
             return Err(FenError::OpponentInCheck);
         }
-        pos.set_keys();
+        pos.keys = pos.compute_keys();
         pos.update_check_info();
         Ok(pos)
     }

@@ -9,11 +9,11 @@ impl Position {
     #[inline(always)]
     fn xor_piece_key(&mut self, piece: Piece, sq: Square) {
         let k = zobrist::PIECE_SQUARE[piece.index()][sq.index()];
-        self.key ^= k;
+        self.keys.key ^= k;
         if piece.kind() == PieceType::Pawn {
-            self.pawn_key ^= k;
+            self.keys.pawn ^= k;
         } else {
-            self.non_pawn_keys[piece.color().index()] ^= k;
+            self.keys.non_pawn[piece.color().index()] ^= k;
         }
     }
 
@@ -26,9 +26,7 @@ impl Position {
             castling: self.castling.bits(),
             ep: self.ep,
             halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            non_pawn_keys: self.non_pawn_keys,
+            keys: self.keys,
             psq: self.psq,
             checkers: self.checkers,
             pinned: self.pinned,
@@ -48,7 +46,7 @@ impl Position {
 
         self.halfmove = self.halfmove.saturating_add(1);
         if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::EN_PASSANT[ep.file().index()];
+            self.keys.key ^= zobrist::EN_PASSANT[ep.file().index()];
         }
 
         match mv.kind() {
@@ -71,7 +69,7 @@ impl Position {
                         let ep = Square::new((from.index() + to.index()) / 2);
                         if (pawn_attacks(us, ep) & self.colored(them, PieceType::Pawn)).any() {
                             self.ep = Some(ep);
-                            self.key ^= zobrist::EN_PASSANT[ep.file().index()];
+                            self.keys.key ^= zobrist::EN_PASSANT[ep.file().index()];
                         }
                     }
                 }
@@ -118,7 +116,7 @@ impl Position {
         let rights =
             self.castling.bits() & self.castle_mask[from.index()] & self.castle_mask[to.index()];
         if rights != self.castling.bits() {
-            self.key ^= zobrist::CASTLING[self.castling.bits() as usize]
+            self.keys.key ^= zobrist::CASTLING[self.castling.bits() as usize]
                 ^ zobrist::CASTLING[rights as usize];
             self.castling.retain(rights);
         }
@@ -127,7 +125,7 @@ impl Position {
             self.fullmove = self.fullmove.wrapping_add(1); // a FEN may start at 65535
         }
         self.side = them;
-        self.key ^= zobrist::SIDE;
+        self.keys.key ^= zobrist::SIDE;
         if let Some(last) = self.history.last_mut() {
             last.captured = captured;
         }
@@ -192,9 +190,7 @@ impl Position {
         self.castling.restore_bits(undo.castling);
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
-        self.non_pawn_keys = undo.non_pawn_keys;
+        self.keys = undo.keys;
         self.psq = undo.psq;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
@@ -210,11 +206,11 @@ impl Position {
         debug_assert!(!self.in_check(), "null move in check");
         self.push_undo(Move::NONE);
         if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::EN_PASSANT[ep.file().index()];
+            self.keys.key ^= zobrist::EN_PASSANT[ep.file().index()];
         }
         self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
-        self.key ^= zobrist::SIDE;
+        self.keys.key ^= zobrist::SIDE;
         self.update_check_info();
     }
 
@@ -228,7 +224,7 @@ impl Position {
         self.side = !self.side;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
-        self.key = undo.key;
+        self.keys = undo.keys;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
     }
@@ -240,9 +236,9 @@ impl Position {
         let from = mv.from();
         let to = mv.to();
         let Some(piece) = self.board[from.index()] else {
-            return self.key;
+            return self.keys.key;
         };
-        let mut key = self.key ^ zobrist::SIDE;
+        let mut key = self.keys.key ^ zobrist::SIDE;
         if let Some(ep) = self.ep {
             key ^= zobrist::EN_PASSANT[ep.file().index()];
         }

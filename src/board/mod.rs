@@ -31,7 +31,7 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 
 /// The position's hash keys, as [`Position::keys`] keeps them incrementally and
 /// [`Position::compute_keys`] finds them from scratch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Keys {
     /// The Zobrist key of the whole position.
     pub key: u64,
@@ -49,9 +49,7 @@ struct Undo {
     castling: u8,
     ep: Option<Square>,
     halfmove: u16,
-    key: u64,
-    pawn_key: u64,
-    non_pawn_keys: [u64; 2],
+    keys: Keys,
     psq: [i32; 2],
     checkers: Bitboard,
     pinned: Bitboard,
@@ -70,10 +68,7 @@ pub struct Position {
     ep: Option<Square>,
     halfmove: u16,
     fullmove: u16,
-    key: u64,
-    pawn_key: u64,
-    /// Per colour, the Zobrist key of its pieces other than pawns (king included).
-    non_pawn_keys: [u64; 2],
+    keys: Keys,
     checkers: Bitboard,
     pinned: Bitboard,
     /// The installed value table and the sums of its two lanes over all pieces.
@@ -105,9 +100,7 @@ impl Position {
             ep: None,
             halfmove: 0,
             fullmove: 1,
-            key: 0,
-            pawn_key: 0,
-            non_pawn_keys: [0; 2],
+            keys: Keys::default(),
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             psq_table: &ZERO_PSQ,
@@ -201,29 +194,25 @@ impl Position {
     /// The Zobrist key of the position.
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.key
+        self.keys.key
     }
 
     /// The Zobrist key of the pawns alone (for a pawn-structure cache).
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
-        self.pawn_key
+        self.keys.pawn
     }
 
     /// The Zobrist key of `color`'s pieces other than pawns (king included): what that
     /// side's piece placement looks like, whatever the pawns do.
     #[inline(always)]
     pub fn non_pawn_key(&self, color: Color) -> u64 {
-        self.non_pawn_keys[color.index()]
+        self.keys.non_pawn[color.index()]
     }
 
     /// Every incrementally kept key, to check against [`Position::compute_keys`].
     pub fn keys(&self) -> Keys {
-        Keys {
-            key: self.key,
-            pawn: self.pawn_key,
-            non_pawn: self.non_pawn_keys,
-        }
+        self.keys
     }
 
     /// Pieces giving check to the side to move.
@@ -405,14 +394,6 @@ impl Position {
         }
     }
 
-    /// Sets every key from scratch (after a position is built square by square).
-    fn set_keys(&mut self) {
-        let keys = self.compute_keys();
-        self.key = keys.key;
-        self.pawn_key = keys.pawn;
-        self.non_pawn_keys = keys.non_pawn;
-    }
-
     // ---- Draw rules ------------------------------------------------------------------
 
     /// True when the current position occurred before since the last irreversible move,
@@ -421,7 +402,7 @@ impl Position {
     /// threefold repetition).
     pub fn repetitions(&self, count: usize, max_back: usize) -> bool {
         let window = (self.halfmove as usize).min(max_back);
-        self.occurs_before(self.history.len(), self.key, window, count)
+        self.occurs_before(self.history.len(), self.keys.key, window, count)
     }
 
     /// True when `key` stands at least `count` times among the positions before
@@ -432,7 +413,7 @@ impl Position {
         let mut seen = 0;
         let mut i = 4;
         while i <= limit {
-            if self.history[end - i].key == key {
+            if self.history[end - i].keys.key == key {
                 seen += 1;
                 if seen >= count {
                     return true;
@@ -536,7 +517,7 @@ impl Position {
         p.ep = self.ep.map(Square::flip_rank);
         p.halfmove = self.halfmove;
         p.fullmove = self.fullmove;
-        p.set_keys();
+        p.keys = p.compute_keys();
         p.update_check_info();
         p
     }
@@ -607,7 +588,7 @@ impl fmt::Display for Position {
         writeln!(f, "   a   b   c   d   e   f   g   h")?;
         writeln!(f)?;
         writeln!(f, "Fen: {}", self.to_fen())?;
-        write!(f, "Key: {:016X}", self.key)
+        write!(f, "Key: {:016X}", self.keys.key)
     }
 }
 
