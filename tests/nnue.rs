@@ -224,11 +224,9 @@ fn bad_network_files_are_typed_errors() {
     ));
 }
 
-#[test]
-fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
-    // A few thousand positions from the engine's own self-play, through the trainer.
-    let text = include_str!("data/selfplay_sample.txt");
-    let positions: Vec<PackedPosition> = text
+/// A few thousand positions from the engine's own self-play, for the trainer.
+fn sample_positions() -> Vec<PackedPosition> {
+    include_str!("data/selfplay_sample.txt")
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('|').collect();
@@ -239,7 +237,111 @@ fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
                 GameResult::parse(f[2]).unwrap(),
             )
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a_warm_start_with_no_training_exports_the_same_network_bit_for_bit() {
+    let positions = sample_positions();
+    let dir = std::env::temp_dir().join(format!("ladya-warm-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = TrainConfig {
+        epochs: 0,
+        batch_size: 256,
+        out_dir: dir.clone(),
+        ..TrainConfig::default()
+    };
+    let no_steps = |model: Model, buckets: usize| {
+        let cfg = TrainConfig {
+            output_buckets: buckets,
+            ..cfg.clone()
+        };
+        let out = ladya::train::train(
+            &cfg,
+            &positions,
+            Some((model, 0)),
+            &mut |_| {},
+            &mut |_, _| {},
+        );
+        export(&out.unwrap())
+    };
+    // From the shipped network's file (its integers divided back to floats)...
+    let shipped = std::fs::read("nets/default.nnue").unwrap();
+    let net = Network::from_bytes(&shipped).unwrap();
+    let buckets = net.header().buckets as usize;
+    let from_file = Model::load_init(std::path::Path::new("nets/default.nnue")).unwrap();
+    assert!(
+        no_steps(from_file, buckets) == shipped,
+        "the shipped network changed"
+    );
+    // ...from a one-bucket network...
+    let (_, one) = random_network_with(11, 1);
+    let bytes = Network::file_bytes(
+        one.weights().0,
+        one.weights().1,
+        one.weights().2,
+        one.weights().3,
+    );
+    assert!(
+        no_steps(Model::from_network(&one), 1) == bytes,
+        "a one-bucket network changed"
+    );
+    // ...and from float weights, which are kept exactly.
+    let (model, _) = random_network(12);
+    let floats = dir.join("random.float");
+    model.save_weights(&floats).unwrap();
+    assert!(
+        no_steps(Model::load_init(&floats).unwrap(), OUTPUT_BUCKETS) == export(&model),
+        "float weights changed"
+    );
+    // A checkpoint serves as a starting point too; anything else is a typed error.
+    model.save_checkpoint(&dir.join("ckpt.bin"), 3).unwrap();
+    assert!(
+        no_steps(
+            Model::load_init(&dir.join("ckpt.bin")).unwrap(),
+            OUTPUT_BUCKETS
+        ) == export(&model)
+    );
+    std::fs::write(dir.join("junk.float"), b"LADYFLT1 not weights").unwrap();
+    assert!(Model::load_init(&dir.join("junk.float")).is_err());
+    std::fs::write(dir.join("junk.txt"), b"hello").unwrap();
+    assert!(Model::load_init(&dir.join("junk.txt")).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_warm_start_begins_where_its_network_left_off() {
+    // One epoch from the trained network is already better than one from random weights.
+    let positions = sample_positions();
+    let dir = std::env::temp_dir().join(format!("ladya-warm-loss-{}", std::process::id()));
+    let cfg = TrainConfig {
+        epochs: 1,
+        batch_size: 256,
+        lr: 0.0005,
+        validation_share: 0.1,
+        out_dir: dir.clone(),
+        ..TrainConfig::default()
+    };
+    let mut losses = Vec::new();
+    let warm = Model::load_init(std::path::Path::new("nets/default.nnue")).unwrap();
+    for start in [None, Some((warm, 0))] {
+        ladya::train::train(
+            &cfg,
+            &positions,
+            start,
+            &mut |r| losses.push(r.validation_loss),
+            &mut |_, _| {},
+        )
+        .unwrap();
+    }
+    assert!(losses[1] < losses[0] * 0.8, "random then warm: {losses:?}");
+    assert!(ladya::train::Model::load_init(&dir.join("epoch-1.float")).is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
+    let positions = sample_positions();
     assert!(positions.len() >= 3000);
     let dir = std::env::temp_dir().join(format!("ladya-train-test-{}", std::process::id()));
     let cfg = TrainConfig {

@@ -279,6 +279,18 @@ impl Network {
         bytes
     }
 
+    /// The quantized weights in the order of the file: input weights (`INPUTS` rows of
+    /// `HIDDEN`), accumulator biases, output weights (per bucket, side to move first) and
+    /// output biases (per bucket). The trainer reads them to warm-start from a network.
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+            &self.output_bias,
+        )
+    }
+
     /// What the header said.
     pub fn header(&self) -> NetworkHeader {
         self.header

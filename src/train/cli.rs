@@ -43,8 +43,12 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Continue from a checkpoint written by an earlier run with the same settings.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     pub resume: Option<PathBuf>,
+    /// Warm start: begin from these weights (a `.float` file the trainer wrote, a
+    /// checkpoint, or a `.nnue` network) instead of random ones, with a fresh optimiser.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Do not show positions mirrored left to right.
     #[arg(long)]
     pub no_mirror: bool,
@@ -104,14 +108,20 @@ pub fn run(
         )
         .into());
     }
-    let start = match &args.resume {
-        Some(path) => Some(Model::load_checkpoint(path)?),
-        None => None,
+    let start = match (&args.resume, &args.init) {
+        (Some(path), _) => Some(Model::load_checkpoint(path)?),
+        (None, Some(path)) => Some((Model::load_init(path)?, 0)),
+        (None, None) => None,
     };
     say(&format!(
-        "training 768->{}x2->{} on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
+        "training 768->{}x2->{} from {} on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
         crate::nnue::HIDDEN,
         cfg.output_buckets,
+        match (&args.resume, &args.init) {
+            (Some(p), _) => format!("checkpoint {}", p.display()),
+            (None, Some(p)) => format!("{} (warm start)", p.display()),
+            (None, None) => "random weights".to_string(),
+        },
         positions.len(),
         (positions.len() as f64 * cfg.validation_share) as usize,
         cfg.epochs,
@@ -159,6 +169,8 @@ pub fn run(
         .clone()
         .unwrap_or_else(|| args.out_dir.join("final.nnue"));
     std::fs::write(&out, export(&model))?;
-    say(&format!("wrote {}", out.display()));
+    let floats = out.with_extension("float");
+    model.save_weights(&floats)?;
+    say(&format!("wrote {} and {}", out.display(), floats.display()));
     Ok(())
 }

@@ -109,7 +109,8 @@ pub enum TrainError {
     TooLittleData(usize),
     /// Writing a checkpoint or a network failed.
     Io(std::io::Error),
-    /// The checkpoint to resume has another number of output buckets than asked for.
+    /// The checkpoint to resume or the warm start has another number of output buckets
+    /// than asked for.
     Buckets {
         /// In the checkpoint.
         checkpoint: usize,
@@ -125,7 +126,7 @@ impl std::fmt::Display for TrainError {
             TrainError::Io(e) => write!(f, "cannot write the trainer's output: {e}"),
             TrainError::Buckets { checkpoint, asked } => write!(
                 f,
-                "the checkpoint has {checkpoint} output buckets, {asked} asked for"
+                "the starting weights (checkpoint or --init) have {checkpoint} output buckets, {asked} asked for (--output-buckets)"
             ),
         }
     }
@@ -144,8 +145,10 @@ pub fn export(model: &Model) -> Vec<u8> {
     )
 }
 
-/// Trains a network on `positions` (a checkpointed `start` model, or fresh weights from
-/// the seed). `on_epoch` hears about each epoch; `progress` gets (positions done in the
+/// Trains a network on `positions` from `start` (a checkpointed model and the epochs it
+/// had done, or a warm start's model and 0), or from fresh weights drawn from the seed.
+/// Each epoch writes `checkpoint.bin`, `epoch-N.nnue` and its float weights `epoch-N.float`
+/// to the output directory. `on_epoch` hears about each epoch; `progress` gets (positions done in the
 /// epoch, positions in the epoch) now and then. Returns the final model.
 pub fn train(
     cfg: &TrainConfig,
@@ -213,6 +216,9 @@ pub fn train(
             export(&model),
         )
         .map_err(TrainError::Io)?;
+        model
+            .save_weights(&cfg.out_dir.join(format!("epoch-{}.float", epoch + 1)))
+            .map_err(TrainError::Io)?;
     }
     Ok(model)
 }

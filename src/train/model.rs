@@ -5,7 +5,7 @@
 //! them alike.
 
 use super::WEIGHT_CLIP;
-use crate::nnue::{HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
+use crate::nnue::{Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{Read, Write};
@@ -30,6 +30,10 @@ const ADAM_BETA1: f32 = 0.9;
 const ADAM_BETA2: f32 = 0.999;
 const ADAM_EPSILON: f32 = 1e-8;
 const CHECKPOINT_MAGIC: &[u8; 8] = b"LADYCKPT";
+/// A float weights file: the magic, the number of parameters (`u64`), the parameters.
+const WEIGHTS_MAGIC: &[u8; 8] = b"LADYFLT1";
+/// The magic of a quantized network file (`crate::nnue`), which `--init` also reads.
+const NETWORK_MAGIC: &[u8; 8] = b"LADYANUE";
 
 /// The float network with its optimiser state.
 #[derive(Clone)]
@@ -76,6 +80,12 @@ impl Model {
         for p in &mut params[W2..b2(buckets)] {
             *p = uniform(rng, second);
         }
+        Model::with_params(params, buckets)
+    }
+
+    /// A model holding `params` with a fresh optimiser (no steps taken).
+    fn with_params(params: Vec<f32>, buckets: usize) -> Model {
+        let total = params.len();
         Model {
             params,
             m: vec![0.0; total],
@@ -83,6 +93,76 @@ impl Model {
             steps: 0,
             buckets,
         }
+    }
+
+    /// The float weights of a quantized network, each integer divided by its scale, with
+    /// a fresh optimiser. Rounded back ([`Model::quantize`]) they give the same integers:
+    /// a warm start from a network loses nothing until training moves the weights.
+    pub fn from_network(net: &Network) -> Model {
+        let (fw, fb, ow, ob) = net.weights();
+        let (qa, qb, qab) = (QA as f32, QB as f32, (QA * QB) as f32);
+        let params = fw
+            .iter()
+            .chain(fb)
+            .map(|&w| f32::from(w) / qa)
+            .chain(ow.iter().map(|&w| f32::from(w) / qb))
+            .chain(ob.iter().map(|&b| b as f32 / qab))
+            .collect();
+        Model::with_params(params, ob.len())
+    }
+
+    /// The starting point of a warm-started run (`ladya train --init`): a float weights
+    /// file ([`Model::save_weights`]), a trainer checkpoint (its weights; the optimiser
+    /// starts afresh, since the data and the schedule are new), or a quantized network.
+    pub fn load_init(path: &Path) -> std::io::Result<Model> {
+        let bytes = std::fs::read(path)?;
+        match bytes.get(0..8) {
+            Some(m) if m == WEIGHTS_MAGIC => Model::weights_from_bytes(&bytes),
+            Some(m) if m == CHECKPOINT_MAGIC => {
+                let (model, _) = Model::load_checkpoint(path)?;
+                Ok(Model::with_params(model.params, model.buckets))
+            }
+            Some(m) if m == NETWORK_MAGIC => Network::from_bytes(&bytes)
+                .map(|net| Model::from_network(&net))
+                .map_err(|e| invalid(&e.to_string())),
+            _ => Err(invalid(
+                "not a network, float weights file or trainer checkpoint",
+            )),
+        }
+    }
+
+    /// Writes the float weights alone (no optimiser state): the file kept beside each
+    /// shipped network so the next generation warm-starts from exactly these weights.
+    pub fn save_weights(&self, path: &Path) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(16 + 4 * self.params.len());
+        bytes.extend_from_slice(WEIGHTS_MAGIC);
+        bytes.extend_from_slice(&(self.params.len() as u64).to_le_bytes());
+        for x in &self.params {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(tmp, path)
+    }
+
+    fn weights_from_bytes(bytes: &[u8]) -> std::io::Result<Model> {
+        let count = bytes
+            .get(8..16)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")));
+        let Some(buckets) = [1, OUTPUT_BUCKETS]
+            .into_iter()
+            .find(|&b| count == Some(params(b) as u64))
+        else {
+            return Err(invalid("float weights of another architecture"));
+        };
+        if bytes.len() != 16 + 4 * params(buckets) {
+            return Err(invalid("truncated float weights file"));
+        }
+        let weights = bytes[16..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(Model::with_params(weights, buckets))
     }
 
     /// Output buckets.
@@ -143,8 +223,7 @@ impl Model {
 
     /// Reads a checkpoint: the model and the number of epochs it had done.
     pub fn load_checkpoint(path: &Path) -> std::io::Result<(Model, usize)> {
-        let bad =
-            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+        let bad = invalid;
         let mut bytes = Vec::new();
         std::fs::File::open(path)?.read_to_end(&mut bytes)?;
         if bytes.len() < 32 || &bytes[0..8] != CHECKPOINT_MAGIC {
@@ -176,4 +255,8 @@ impl Model {
         };
         Ok((model, word(16) as usize))
     }
+}
+
+fn invalid(what: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string())
 }
