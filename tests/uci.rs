@@ -446,6 +446,43 @@ fn errors_of_commands_queued_behind_a_search_are_reported_at_once() {
 }
 
 #[test]
+fn unknown_tokens_are_named_at_once_and_the_rest_is_used() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.expect(LONG, "search running", |l| l.starts_with("info depth"));
+    // While the search runs: reported at once, used when it ends.
+    for (line, error) in [
+        (
+            "position startpos bar moves e2e4",
+            "info string error: unknown token 'bar' in position",
+        ),
+        (
+            "setoption baz name Hash value 8",
+            "info string error: unknown token 'baz' in setoption",
+        ),
+    ] {
+        e.send(line);
+        e.expect(FAST * 5, error, |l| l == error);
+    }
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    legal_bestmove(&best, &Position::startpos(), false);
+    e.send("go depth 3 foo");
+    e.expect(FAST * 5, "go depth 3 foo", |l| {
+        l == "info string error: unknown token 'foo' in go"
+    });
+    let best = e.expect(LONG, "depth 3 searched", |l| l.starts_with("bestmove"));
+    legal_bestmove(&best, &startpos_after(&["e2e4"]), false);
+    e.send("go foo");
+    e.expect(FAST * 5, "go foo", |l| {
+        l == "info string error: unknown token 'foo' in go"
+    });
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
 fn unknown_words_on_the_command_line_fail_with_a_pointer_to_help() {
     let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
         .args(["analyze", "game.pgn"])

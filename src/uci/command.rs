@@ -4,7 +4,10 @@
 //! here: only the engine, which owns the position, can tell whether they are legal.
 //! Following the UCI spec, unknown leading tokens are skipped (`joho debug on` is `debug
 //! on`); a line with no known command at all is an error ([`CommandError::Unknown`]), so a
-//! person who mistypes learns of it.
+//! person who mistypes learns of it. Within a command, a token it does not know or a
+//! parameter it cannot read is skipped and the rest is used, as the protocol asks, and
+//! each is reported ([`parse_reporting`]'s warnings): `go` itself is never rejected,
+//! because a GUI waits for its `bestmove`.
 
 use crate::search::time::Clock;
 use crate::types::Color;
@@ -48,9 +51,6 @@ pub struct GoParams {
     pub movetime: Option<u64>,
     /// `go infinite`.
     pub infinite: bool,
-    /// Problems with individual parameters; those parameters were skipped. `go` itself is
-    /// never rejected, because a GUI waits for its `bestmove`.
-    pub warnings: Vec<CommandError>,
 }
 
 impl GoParams {
@@ -159,6 +159,13 @@ pub enum CommandError {
     LineTooLong(usize),
     /// The line holds no command this engine knows.
     Unknown(String),
+    /// A token the command does not know (skipped).
+    UnknownToken {
+        /// The command.
+        command: &'static str,
+        /// The token.
+        token: String,
+    },
     /// A keyword was expected.
     Unexpected {
         /// The command.
@@ -180,6 +187,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::Unknown(line) => {
                 write!(f, "unknown command '{line}' (type help for the commands)")
+            }
+            CommandError::UnknownToken { command, token } => {
+                write!(f, "unknown token '{token}' in {command}")
             }
             CommandError::Unexpected { command, token } => {
                 write!(f, "{command}: unexpected '{token}'")
@@ -227,7 +237,17 @@ pub const GO_KEYWORDS: &[&str] = &[
 ];
 
 /// Parses one input line. `Ok(None)` means there is nothing to do (an empty line).
+/// Tokens skipped within the command are not reported: see [`parse_reporting`].
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    parse_reporting(line, &mut Vec::new())
+}
+
+/// [`parse`], with what was skipped inside the command (unknown tokens, unreadable
+/// numbers) pushed to `warnings`: the command still runs with the rest.
+pub fn parse_reporting(
+    line: &str,
+    warnings: &mut Vec<CommandError>,
+) -> Result<Option<Command>, CommandError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if tokens.is_empty() {
         return Ok(None);
@@ -240,11 +260,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "uci" => Command::Uci,
         "debug" => Command::Debug(args.first() != Some(&"off")),
         "isready" => Command::IsReady,
-        "setoption" => parse_setoption(args)?,
+        "setoption" => parse_setoption(args, warnings)?,
         "register" => Command::Register,
         "ucinewgame" => Command::UciNewGame,
-        "position" => parse_position(args)?,
-        "go" => Command::Go(parse_go(args)),
+        "position" => parse_position(args, warnings)?,
+        "go" => Command::Go(parse_go(args, warnings)),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
@@ -306,7 +326,10 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, CommandErro
 }
 
 /// `name` and `value` may contain spaces: the name runs up to the token `value`.
-fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
+fn parse_setoption(
+    args: &[&str],
+    warnings: &mut Vec<CommandError>,
+) -> Result<Command, CommandError> {
     let missing = CommandError::Missing {
         command: "setoption",
         what: "name",
@@ -315,6 +338,7 @@ fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
         .iter()
         .position(|t| t.eq_ignore_ascii_case("name"))
         .ok_or(missing.clone())?;
+    warnings.extend(args[..name_at].iter().map(|t| unknown("setoption", t)));
     let rest = &args[name_at + 1..];
     let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
     let (name, value) = match value_at {
@@ -330,7 +354,33 @@ fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
+/// A token `command` skips.
+fn unknown(command: &'static str, token: &str) -> CommandError {
+    CommandError::UnknownToken {
+        command,
+        token: token.to_string(),
+    }
+}
+
+fn parse_position(
+    args: &[&str],
+    warnings: &mut Vec<CommandError>,
+) -> Result<Command, CommandError> {
+    // Unknown tokens before `startpos` or `fen` are skipped.
+    let known = args
+        .iter()
+        .position(|t| ["startpos", "fen", "moves"].contains(t))
+        .unwrap_or(args.len());
+    if known == args.len() {
+        if let Some(first) = args.first() {
+            return Err(CommandError::Unexpected {
+                command: "position",
+                token: first.to_string(),
+            });
+        }
+    }
+    warnings.extend(args[..known].iter().map(|t| unknown("position", t)));
+    let args = &args[known..];
     let moves_at = args.iter().position(|t| *t == "moves");
     let (setup, moves) = match moves_at {
         Some(m) => (&args[..m], &args[m + 1..]),
@@ -338,12 +388,7 @@ fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
     };
     let start = match setup.first() {
         Some(&"startpos") => {
-            if let Some(extra) = setup.get(1) {
-                return Err(CommandError::Unexpected {
-                    command: "position",
-                    token: extra.to_string(),
-                });
-            }
+            warnings.extend(setup[1..].iter().map(|t| unknown("position", t)));
             StartPos::Startpos
         }
         Some(&"fen") if setup.len() > 1 => StartPos::Fen(setup[1..].join(" ")),
@@ -389,7 +434,7 @@ fn saturating_integer(text: &str) -> Option<i64> {
     })
 }
 
-fn parse_go(args: &[&str]) -> GoParams {
+fn parse_go(args: &[&str], warnings: &mut Vec<CommandError>) -> GoParams {
     let mut go = GoParams::default();
     let mut i = 0;
     while i < args.len() {
@@ -407,7 +452,7 @@ fn parse_go(args: &[&str]) -> GoParams {
             "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
             | "movetime" => {
                 let Some(text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) else {
-                    go.warnings.push(CommandError::Missing {
+                    warnings.push(CommandError::Missing {
                         command: "go",
                         what: "a number",
                     });
@@ -430,13 +475,13 @@ fn parse_go(args: &[&str]) -> GoParams {
                             _ => go.movetime = Some(n),
                         }
                     }
-                    None => go.warnings.push(CommandError::BadNumber {
+                    None => warnings.push(CommandError::BadNumber {
                         what: key.to_string(),
                         text: text.to_string(),
                     }),
                 }
             }
-            _ => {} // unknown tokens are ignored
+            _ => warnings.push(unknown("go", key)),
         }
     }
     go
@@ -448,6 +493,53 @@ mod tests {
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()
+    }
+
+    /// The command and what parsing it skipped.
+    fn warned(line: &str) -> (Command, Vec<CommandError>) {
+        let mut warnings = Vec::new();
+        let c = parse_reporting(line, &mut warnings).unwrap().unwrap();
+        (c, warnings)
+    }
+
+    #[test]
+    fn unknown_tokens_are_skipped_and_reported() {
+        let (Command::Go(g), w) = warned("go depth 3 foo") else {
+            panic!()
+        };
+        assert_eq!(g.depth, Some(3));
+        assert_eq!(w, [unknown("go", "foo")]);
+        assert_eq!(w[0].to_string(), "unknown token 'foo' in go");
+        let (Command::Go(g), w) = warned("go foo") else {
+            panic!()
+        };
+        assert!(g.is_unlimited());
+        assert_eq!(w, [unknown("go", "foo")]);
+        assert_eq!(
+            warned("position startpos bar moves e2e4"),
+            (
+                Command::Position {
+                    start: StartPos::Startpos,
+                    moves: vec!["e2e4".into()]
+                },
+                vec![unknown("position", "bar")]
+            )
+        );
+        assert_eq!(
+            warned("position bar startpos").1,
+            [unknown("position", "bar")]
+        );
+        assert_eq!(
+            warned("setoption baz name Hash value 8"),
+            (
+                Command::SetOption {
+                    name: "Hash".into(),
+                    value: Some("8".into())
+                },
+                vec![unknown("setoption", "baz")]
+            )
+        );
+        assert!(warned("go depth 3 movetime 10").1.is_empty());
     }
 
     #[test]
@@ -557,17 +649,17 @@ mod tests {
         assert!(g.ponder && !g.is_unlimited());
         let Command::Go(g) = ok("go") else { panic!() };
         assert!(g.is_unlimited());
-        let Command::Go(g) = ok("go depth x nodes 5") else {
+        let (Command::Go(g), w) = warned("go depth x nodes 5") else {
             panic!()
         };
         assert_eq!(g.nodes, Some(5));
-        assert_eq!(g.warnings.len(), 1);
+        assert_eq!(w.len(), 1);
     }
 
     #[test]
     fn go_numbers_too_long_for_i64_saturate() {
-        let Command::Go(g) =
-            ok("go depth 99999999999999999999 wtime -99999999999999999999 nodes +7 mate 1e3")
+        let (Command::Go(g), w) =
+            warned("go depth 99999999999999999999 wtime -99999999999999999999 nodes +7 mate 1e3")
         else {
             panic!()
         };
@@ -575,7 +667,7 @@ mod tests {
         assert_eq!(g.wtime, Some(0));
         assert_eq!(g.nodes, Some(7));
         assert_eq!(g.mate, None);
-        assert_eq!(g.warnings.len(), 1);
+        assert_eq!(w.len(), 1);
         assert!(!g.is_unlimited());
     }
 }

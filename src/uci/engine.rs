@@ -132,21 +132,13 @@ impl Engine {
     /// Handles a command as it arrives: at once, or queued behind the running search.
     /// Its errors are reported now either way, so a user never waits for a search to end
     /// to learn that a command was wrong.
-    fn command(&mut self, mut c: Command) -> Flow {
-        match &mut c {
-            Command::Go(go) => {
-                for w in std::mem::take(&mut go.warnings) {
-                    self.out.error(w);
-                }
+    fn command(&mut self, c: Command) -> Flow {
+        if let Command::Position { start, moves } = &c {
+            // A bad `position` keeps the current one: nothing to queue.
+            if let Err(e) = build_position(start, moves) {
+                self.out.error(e);
+                return Flow::Continue;
             }
-            Command::Position { start, moves } => {
-                // A bad `position` keeps the current one: nothing to queue.
-                if let Err(e) = build_position(start, moves) {
-                    self.out.error(e);
-                    return Flow::Continue;
-                }
-            }
-            _ => {}
         }
         if !self.runner.is_running() && self.pending.is_empty() {
             return self.execute(c);
@@ -231,7 +223,7 @@ impl Engine {
     }
 
     /// Starts the search of a `go` on its own thread (or answers from the book).
-    /// The `go`'s warnings were reported when it arrived (`Engine::command`).
+    /// What the `go` line skipped was reported when it arrived (the reader sends it first).
     fn go(&mut self, go: GoParams) {
         let pos = self.position.clone();
         let chess960 = self.chess960();

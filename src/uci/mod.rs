@@ -123,9 +123,17 @@ fn read_commands(mut input: impl Read, tx: &Sender<Msg>) {
     let _ = tx.send(Msg::EndOfInput);
 }
 
-/// Parses and sends one line; false when the engine is gone.
+/// Parses and sends one line, what its command skipped first; false when the engine is
+/// gone.
 fn send_line(line: &str, tx: &Sender<Msg>) -> bool {
-    let msg = match command::parse(line) {
+    let mut warnings = Vec::new();
+    let parsed = command::parse_reporting(line, &mut warnings);
+    for w in warnings {
+        if tx.send(Msg::Error(w)).is_err() {
+            return false;
+        }
+    }
+    let msg = match parsed {
         Ok(Some(c)) => Msg::Command(c),
         Ok(None) => return true,
         Err(e) => Msg::Error(e),
