@@ -1,0 +1,536 @@
+#!/usr/bin/env python3
+"""One generation of Ladya's evaluation network, in the background, within a time budget.
+
+    python3 tools/generation.py --hours 2
+
+A generation:
+ 1. builds the engine and keeps a copy of the binary for the whole run;
+ 2. plays self-play games with the shipped network (`ladya datagen`, 5,000 nodes a move)
+    until the data's share of the budget is spent, then publishes them to
+    `../shared/data/selfplay/` (xz, with the sidecar and a README entry), so they outlive
+    the session;
+ 3. gathers the replay: every file of `../shared/data/selfplay/` (decompressed and
+    converted once into a cache), then the new games last, so the held-out 5% are the
+    newest games;
+ 4. trains two networks on it: warm-started from the shipped network's float weights
+    (`nets/default.float`, else the quantized `nets/default.nnue`) and from scratch;
+ 5. picks the better by a fixed-node match between them (a tie goes to the lower
+    validation loss);
+ 6. plays the pick against the shipped network: a fixed-node gauntlet, then an SPRT at
+    8+0.08 on the UHO openings (`match.py --sprt 0 10`) until it decides or the budget ends;
+ 7. ships the pick only on H1 (copies it to `nets/default.nnue` and `nets/default.float`,
+    keeping the old one as `nets/genK.nnue`), and writes the generation's entry at the top
+    of `nets/README.md` either way: data, seeds, commands, losses, results, wall time.
+
+Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
+run the same command again after an interruption and finished steps are skipped
+(self-play resumes from its sidecar, training from its checkpoint). The commits and the
+shipping stay with the developer: the script prints what to commit.
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SELFPLAY = SHARED / "data" / "selfplay"
+NOOB = SHARED / "data" / "openings" / "noob_3moves_sample.epd"
+UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
+MATCH = SHARED / "tools" / "match.py"
+NETS = ROOT / "nets"
+
+# Self-play: the settings every generation so far has used.
+NODES = 5000
+RANDOM_PLIES = 4
+# Training: the settings of generations 2 and 3 from scratch; a warm start begins from a
+# trained network, so it takes a lower peak learning rate and fewer epochs.
+BATCH = 4096
+LAMBDA = 1.0
+SCRATCH_EPOCHS, SCRATCH_LR = 12, 0.001
+WARM_EPOCHS, WARM_LR = 8, 0.0005
+# Matches: fixed nodes for the quick ones (deterministic work per move, no clock noise),
+# the clock for the SPRT that decides shipping.
+MATCH_NODES = 5000
+PICK_ROUNDS = 100  # game pairs, warm against scratch
+GAUNTLET_ROUNDS = 200  # game pairs, the pick against the shipped network
+SPRT_TC = "8+0.08"
+SPRT_BOUNDS = ("0", "10")
+# Time kept back from self-play for the steps after it (training and the quick matches),
+# and for the SPRT, in minutes.
+TRAIN_RESERVE_MIN = 25
+SPRT_RESERVE_MIN = 35
+
+
+def log(work, line):
+    stamp = datetime.datetime.now().strftime("%H:%M:%S")
+    print(f"[{stamp}] {line}", flush=True)
+    with open(work / "generation.log", "a") as f:
+        f.write(f"[{stamp}] {line}\n")
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
+
+
+def save(state, work):
+    tmp = work / "state.json.tmp"
+    tmp.write_text(json.dumps(state, indent=1))
+    tmp.replace(work / "state.json")
+
+
+def net_hash(path):
+    """The FNV-1a hash a network file's header records (bytes 40..48)."""
+    return int.from_bytes(Path(path).read_bytes()[40:48], "little")
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def generations():
+    """(the shipped generation, the next generation's number), from nets/README.md."""
+    text = (NETS / "README.md").read_text()
+    shipped = re.search(r"^## Generation (\d+) \(`default\.nnue`", text, re.M)
+    numbers = [int(n) for n in re.findall(r"^## Generation (\d+)", text, re.M)]
+    return (int(shipped.group(1)) if shipped else 0), max(numbers, default=0) + 1
+
+
+def run_until(cmd, deadline, out_path, stop=signal.SIGINT):
+    """Runs cmd with its output to out_path; stops it with `stop` at the deadline."""
+    with open(out_path, "a") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                                preexec_fn=lambda: os.nice(2))
+        while proc.poll() is None:
+            if time.time() >= deadline:
+                proc.send_signal(stop)
+                try:
+                    proc.wait(timeout=120)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                return False
+            time.sleep(2)
+    return proc.returncode == 0
+
+
+def step_build(st, work):
+    commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).strip()
+    dirty = bool(sh(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT).strip())
+    log(work, f"building {commit}{' (uncommitted changes)' if dirty else ''}")
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    shutil.copy(ROOT / "target" / "release" / "ladya", work / "ladya")
+    shutil.copy(NETS / "default.nnue", work / "base.nnue")
+    init = NETS / "default.float" if (NETS / "default.float").exists() else NETS / "default.nnue"
+    shutil.copy(init, work / ("base" + init.suffix))
+    st["build"] = {"commit": commit, "dirty": dirty, "base_hash": f"{net_hash(work / 'base.nnue'):016x}",
+                   "init": f"nets/{init.name}", "init_file": str(work / ("base" + init.suffix))}
+
+
+def sidecar(path):
+    fields = {}
+    for line in Path(str(path) + ".progress").read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            k, v = line.split("=", 1)
+            fields[k] = v
+    return fields
+
+
+def step_datagen(st, work, args, deadline):
+    out = work / f"selfplay_{args.seed}.bin"
+    cmd = [str(work / "ladya"), "datagen", "--out", str(out), "--games", "1000000",
+           "--nodes", str(NODES), "--random-plies", str(RANDOM_PLIES),
+           "--openings", str(NOOB), "--seed", str(args.seed), "--threads", str(args.threads)]
+    st["datagen"] = {"cmd": cmd, "out": str(out)}
+    started = time.time()
+    log(work, f"self-play until {time.strftime('%H:%M', time.localtime(deadline))}: {' '.join(cmd[1:])}")
+    run_until(cmd, deadline, work / "datagen.log")
+    car = sidecar(out)
+    # A game half-written when the generator stopped goes (as a resume would cut it).
+    with open(out, "r+b") as f:
+        f.truncate(int(car["bytes"]))
+    positions = int(car["bytes"]) // 32
+    st["datagen"].update({"games": int(car["games_done"]), "positions": positions,
+                          "evaluation": car["evaluation"], "seconds": round(time.time() - started),
+                          "rate": round(positions / max(1, time.time() - started))})
+    log(work, f"self-play: {car['games_done']} games, {positions} positions")
+
+
+def step_publish(st, work, args):
+    """Copies the new games to ../shared/data/selfplay with their sidecar and a README entry."""
+    d = st["datagen"]
+    name = f"ladya_gen{st['shipped']}_5k_seed{args.seed}.bin"
+    target = SELFPLAY / (name + ".xz")
+    if target.exists():
+        name = f"ladya_gen{st['shipped']}_5k_seed{args.seed}_{int(time.time())}.bin"
+        target = SELFPLAY / (name + ".xz")
+    with open(target, "wb") as f:
+        subprocess.run(["xz", "-6", "-T2", "-c", d["out"]], stdout=f, check=True)
+    shutil.copy(d["out"] + ".progress", SELFPLAY / name.replace(".bin", ".progress"))
+    stats = sh([str(work / "ladya"), "data", "stats", d["out"]])
+    st["publish"] = {"file": target.name, "sha256": sha256(target),
+                     "mb": round(target.stat().st_size / 1e6, 2)}
+    readme = SELFPLAY / "README.md"
+    text = readme.read_text()
+    total = re.search(r"\*\*In all now: ([\d,]+) positions\*\*", text)
+    entry = (f"\n`{target.name}`: **{d['positions']:,} positions** of the network engine's own games "
+             f"(generation {st['shipped']}, `{d['evaluation']}`), {d['games']:,} games by `ladya datagen` "
+             f"at commit `{st['build']['commit']}`, packed 32-byte records, made by `tools/generation.py` "
+             f"for generation {st['gen']} in {d['seconds'] // 60} minutes ({d['rate']} positions a second "
+             f"with {args.threads} threads on this kind of 2-core machine):\n\n```\n"
+             f"ladya {' '.join(Path(a).name if a.startswith('/') and a.endswith('.epd') else a for a in d['cmd'][1:])}\n```\n\n"
+             f"`{name.replace('.bin', '.progress')}` is the generator's sidecar. {st['publish']['mb']} MB "
+             f"compressed, sha256 `{st['publish']['sha256']}`. `ladya data stats`:\n\n```\n{stats.strip()}\n```\n")
+    if total:
+        new_total = int(total.group(1).replace(",", "")) + d["positions"]
+        text = text.replace(total.group(0), f"**In all now: {new_total:,} positions**")
+        text = text.rstrip("\n") + "\n" + entry + f"\n**In all now: {new_total:,} positions**.\n"
+        # The total stands once, at the end.
+        first = text.find(f"**In all now: {new_total:,} positions**")
+        last = text.rfind(f"**In all now: {new_total:,} positions**")
+        if first != last:
+            line_start = text.rfind("\n", 0, first) + 1
+            line_end = text.find("\n", first)
+            text = text[:line_start] + text[line_end + 1:]
+    else:
+        text = text.rstrip("\n") + "\n" + entry
+    readme.write_text(text)
+    log(work, f"published {target} ({st['publish']['mb']} MB)")
+
+
+def step_data(st, work):
+    cache = work.parent / "cache"
+    cache.mkdir(exist_ok=True)
+    published = st.get("publish", {}).get("file")
+    files = []
+    sources = sorted(SELFPLAY.glob("*.txt.xz")) + sorted(SELFPLAY.glob("*.bin.xz"))
+    for src in sources:
+        if src.name == published:
+            continue
+        bin_path = cache / (src.name[: -len(".txt.xz")] + ".bin" if src.name.endswith(".txt.xz")
+                            else src.name[: -len(".xz")])
+        if not bin_path.exists():
+            log(work, f"unpacking {src.name}")
+            tmp = bin_path.with_suffix(".tmp")
+            if src.name.endswith(".txt.xz"):
+                text = bin_path.with_suffix(".txt")
+                with open(text, "wb") as f:
+                    subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
+                tmp.unlink(missing_ok=True)
+                sh([str(work / "ladya"), "data", "convert", str(text), str(tmp)])
+                text.unlink()
+            else:
+                with open(tmp, "wb") as f:
+                    subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
+            tmp.replace(bin_path)
+        files.append({"file": src.name, "path": str(bin_path), "positions": bin_path.stat().st_size // 32})
+    new = st["datagen"]["out"]
+    files.append({"file": Path(new).name, "new": True, "path": new,
+                  "positions": Path(new).stat().st_size // 32})
+    st["data"] = files
+    log(work, f"replay: {sum(f['positions'] for f in files):,} positions in {len(files)} files")
+
+
+EPOCH_LINE = re.compile(r"epoch\s+(\d+)\s+train loss ([\d.]+)\s+validation loss ([\d.]+).*?([\d.]+) positions/s")
+
+
+def step_train(st, work, args, kind):
+    out_dir = work / kind
+    cmd = [str(work / "ladya"), "train", *[f["path"] for f in st["data"]],
+           "--epochs", str(WARM_EPOCHS if kind == "warm" else SCRATCH_EPOCHS),
+           "--batch-size", str(BATCH), "--lr", str(WARM_LR if kind == "warm" else SCRATCH_LR),
+           "--lambda", str(LAMBDA), "--out-dir", str(out_dir), "--threads", str(args.threads),
+           "--seed", str(args.seed), "--output-buckets", "8"]
+    if args.smoke:
+        cmd += ["--limit", "200000"]
+    if kind == "warm":
+        cmd += ["--init", st["build"]["init_file"]]
+    if (out_dir / "checkpoint.bin").exists() and not (out_dir / "final.nnue").exists():
+        cmd = [c for c in cmd if c != "--init" and c != st["build"]["init_file"]]
+        cmd += ["--resume", str(out_dir / "checkpoint.bin")]
+    log(work, f"training {kind}: {' '.join(cmd[1:])}")
+    started = time.time()
+    text = sh(cmd, env={**os.environ, "NO_COLOR": "1"})
+    (work / f"train_{kind}.log").write_text(text)
+    epochs = [{"epoch": int(m[0]), "train": float(m[1]), "validation": float(m[2]), "rate": float(m[3])}
+              for m in EPOCH_LINE.findall(text)]
+    st[f"train_{kind}"] = {"cmd": cmd, "epochs": epochs, "seconds": round(time.time() - started),
+                           "net": str(out_dir / "final.nnue"), "float": str(out_dir / "final.float"),
+                           "hash": f"{net_hash(out_dir / 'final.nnue'):016x}"}
+    log(work, f"{kind}: validation loss {epochs[-1]['validation'] if epochs else '?'}")
+
+
+FC_GAMES = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+FC_ELO = re.compile(r"^Elo: (\S+) \+/- (\S+?),", re.M)
+
+
+def fastchess(st, work, args, name, net1, net2, rounds, seed):
+    pgn = work / f"{name}.pgn"
+    cmd = [args.fastchess,
+           "-engine", f"cmd={work / 'ladya'}", "name=new", f"option.EvalFile={net1}",
+           "-engine", f"cmd={work / 'ladya'}", "name=old", f"option.EvalFile={net2}",
+           "-each", "tc=100+1", f"nodes={MATCH_NODES}", "option.Hash=16",
+           "-openings", f"file={UHO}", "format=epd", "order=random", f"-srand", str(seed),
+           "-rounds", str(rounds), "-games", "2", "-repeat", "-concurrency", str(args.threads),
+           "-pgnout", f"file={pgn}"]
+    log(work, f"{name}: {rounds * 2} games at {MATCH_NODES} nodes a move")
+    text = sh(cmd, cwd=work)
+    (work / f"{name}.log").write_text(text)
+    games = FC_GAMES.findall(text)[-1]
+    elo = FC_ELO.findall(text)[-1]
+    n, w, l, d = map(int, games)
+    result = {"games": n, "w": w, "l": l, "d": d, "elo": elo[0], "err": elo[1],
+              "cmd": " ".join(str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd)}
+    log(work, f"{name}: {w}-{l}-{d}, {elo[0]} +- {elo[1]} Elo")
+    return result
+
+
+def step_pick(st, work, args):
+    warm, scratch = st["train_warm"], st["train_scratch"]
+    m = fastchess(st, work, args, "pick", warm["net"], scratch["net"], PICK_ROUNDS, args.seed)
+    by_loss = "warm" if warm["epochs"][-1]["validation"] <= scratch["epochs"][-1]["validation"] else "scratch"
+    pick = "warm" if m["w"] > m["l"] else "scratch" if m["l"] > m["w"] else by_loss
+    st["pick"] = {"match": m, "by_loss": by_loss, "pick": pick}
+    log(work, f"pick: {pick} (lower validation loss: {by_loss})")
+
+
+def step_sprt(st, work, args, deadline):
+    cand = st[f"train_{st['pick']['pick']}"]["net"]
+    pgn = work / "sprt.pgn"
+    cmd = [sys.executable, str(MATCH), "-e1", str(work / "ladya"), "-n1", f"gen{st['gen']}",
+           "-o1", f"EvalFile={cand}", "-o1", "Hash=16",
+           "-e2", str(work / "ladya"), "-n2", f"gen{st['shipped']}",
+           "-o2", f"EvalFile={work / 'base.nnue'}", "-o2", "Hash=16",
+           "--tc", SPRT_TC, "--openings", str(UHO), "--shuffle", "--seed", str(args.seed),
+           "--games", "4000", "--concurrency", str(args.threads), "--sprt", *SPRT_BOUNDS,
+           "--pgn", str(pgn)]
+    log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: match.py {' '.join(cmd[3:])}")
+    run_until(cmd, deadline, work / "sprt.log", stop=signal.SIGTERM)
+    text = (work / "sprt.log").read_text()
+    score = re.findall(r"W (\d+) - L (\d+) - D (\d+)", text)
+    penta = re.findall(r"Elo difference: ([-+\d.]+) \+/- ([\d.]+) \(95%, pentanomial", text)
+    verdict = re.findall(r"^(SPRT .*)$", text, re.M)
+    w, l, d = map(int, score[-1]) if score else (0, 0, 0)
+    st["sprt"] = {"w": w, "l": l, "d": d, "games": w + l + d,
+                  "elo": penta[-1][0] if penta else "?", "err": penta[-1][1] if penta else "?",
+                  "verdict": verdict[-1] if verdict else "no games", "h1": bool(verdict and "H1 accepted" in verdict[-1]),
+                  "cmd": "python3 ../shared/tools/match.py " + " ".join(
+                      str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd[3:])}
+    log(work, f"SPRT: {w}-{l}-{d}, {st['sprt']['elo']} +- {st['sprt']['err']}: {st['sprt']['verdict']}")
+
+
+def step_ship(st, work):
+    pick = st[f"train_{st['pick']['pick']}"]
+    old = NETS / f"gen{st['shipped']}.nnue"
+    if not old.exists():
+        shutil.copy(NETS / "default.nnue", old)
+        if (NETS / "default.float").exists():
+            shutil.copy(NETS / "default.float", old.with_suffix(".float"))
+    shutil.copy(pick["net"], NETS / "default.nnue")
+    shutil.copy(pick["float"], NETS / "default.float")
+    st["shipped_files"] = ["nets/default.nnue", "nets/default.float", f"nets/{old.name}"]
+    log(work, "shipped: nets/default.nnue and nets/default.float; rebuild, run `ladya bench`, "
+              "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
+
+
+def loss_table(st):
+    rows = []
+    for kind in ("warm", "scratch"):
+        t = st.get(f"train_{kind}")
+        if not t:
+            continue
+        e = t["epochs"]
+        rows.append((kind, e))
+    if not rows:
+        return ""
+    width = max(len(e) for _, e in rows)
+    head = "| epoch | " + " | ".join(str(i + 1) for i in range(width)) + " |\n"
+    head += "|---|" + "---|" * width + "\n"
+    body = ""
+    for kind, e in rows:
+        cells = [f"{x['validation']:.6f}".lstrip("0") for x in e] + [""] * (width - len(e))
+        body += f"| {kind}: validation loss | " + " | ".join(cells) + " |\n"
+    return head + body
+
+
+def entry(st, args):
+    g, s = st["gen"], st["shipped"]
+    won = st.get("sprt", {}).get("h1")
+    pick = st.get("pick", {}).get("pick")
+    title = (f"## Generation {g} (`default.nnue`, hash `{st[f'train_{pick}']['hash']}`): generation {s}'s own games, {pick}"
+             if won else f"## Generation {g} (tried, not shipped): generation {s}'s own games")
+    b = st["build"]
+    lines = [title, ""]
+    if won:
+        lines += [f"Shipped: `{st[f'train_{pick}']['net']}` (`final.nnue` of the {pick} run) as "
+                  f"`nets/default.nnue`, its float weights as `nets/default.float`; generation {s} "
+                  f"kept as `nets/gen{s}.nnue`.", ""]
+    else:
+        lines += [f"Generation {s} stays the default.", ""]
+    lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
+              f"--threads {args.threads}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
+              f"the generator and the trainer of that build; wall time "
+              f"{(st.get('finished', time.time()) - st['started']) / 60:.0f} minutes.", ""]
+    d = st.get("datagen")
+    if d:
+        lines += [f"**Self-play**: {d['games']:,} games, {d['positions']:,} positions in "
+                  f"{d['seconds'] // 60} minutes ({d['rate']} positions a second), with the shipped "
+                  f"network (`{d['evaluation']}`), published as `../shared/data/selfplay/"
+                  f"{st.get('publish', {}).get('file', '(not published)')}`:", "", "```",
+                  "ladya " + " ".join(Path(a).name if a.endswith(".epd") else a for a in d["cmd"][1:]).replace(
+                      d["out"], Path(d["out"]).name), "```", ""]
+    if st.get("data"):
+        total = sum(f["positions"] for f in st["data"])
+        lines += [f"**Data**, {total:,} positions in this order (the last 5%, the newest games, held out):", "",
+                  "| file | positions |", "|---|---|"]
+        lines += [f"| `{f['file']}`{' (this generation' + chr(39) + 's games)' if f.get('new') else ''} | {f['positions']:,} |"
+                  for f in st["data"]]
+        lines += [""]
+    for kind in ("warm", "scratch"):
+        t = st.get(f"train_{kind}")
+        if t:
+            rate = max(e["rate"] for e in t["epochs"]) if t["epochs"] else 0
+            cmd = " ".join(Path(c).name if c.endswith(".bin") else c for c in t["cmd"][1:])
+            cmd = cmd.replace(st["build"]["init_file"], st["build"]["init"])
+            lines += [f"**Training, {kind}** ({t['seconds']} s, up to {rate:,.0f} positions a second), "
+                      f"hash `{t['hash']}`:", "", "```", "ladya " + cmd.replace(str(Path(st['datagen']['out']).parent) + "/", ""),
+                      "```", ""]
+    table = loss_table(st)
+    if table:
+        lines += [table]
+    p = st.get("pick")
+    if p:
+        m = p["match"]
+        lines += [f"**Warm against scratch**, {m['games']} games at {MATCH_NODES} nodes a move "
+                  f"(fastchess, UHO openings): {m['w']}-{m['l']}-{m['d']}, {m['elo']} +- {m['err']} Elo; "
+                  f"lower validation loss: {p['by_loss']}; **picked: {p['pick']}**.", ""]
+    ga = st.get("gauntlet")
+    if ga:
+        lines += [f"**Against generation {s}**, {ga['games']} games at {MATCH_NODES} nodes a move: "
+                  f"{ga['w']}-{ga['l']}-{ga['d']}, {ga['elo']} +- {ga['err']} Elo (the pick match is the "
+                  f"same command with the two trained networks and `-rounds {PICK_ROUNDS}`):", "",
+                  "```", ga["cmd"], "```", ""]
+    sp = st.get("sprt")
+    if sp:
+        lines += [f"**SPRT against generation {s}** at {SPRT_TC}: {sp['games']} games, {sp['w']}-{sp['l']}-{sp['d']}, "
+                  f"{sp['elo']} +- {sp['err']} Elo (pentanomial); {sp['verdict']}.", "", "```", sp["cmd"], "```", ""]
+    return "\n".join(lines) + "\n"
+
+
+def step_report(st, work, args):
+    readme = NETS / "README.md"
+    text = readme.read_text()
+    at = text.find("\n## Generation")
+    new = entry(st, args)
+    marker = f"## Generation {st['gen']} "
+    if marker in text:  # a rerun replaces its own entry
+        start = text.find(marker)
+        end = text.find("\n## Generation", start + 1)
+        text = text[:start] + new.rstrip("\n") + "\n" + (text[end:] if end >= 0 else "")
+    else:
+        text = text[: at + 1] + new + text[at + 1:]
+    readme.write_text(text)
+    (work / "entry.md").write_text(new)
+    log(work, f"wrote the generation {st['gen']} entry in nets/README.md")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hours", type=float, required=True, help="time this invocation may take")
+    ap.add_argument("--seed", type=int, required=True,
+                    help="seed of the self-play, training and matches (use one no file in shared/data/selfplay has)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--work", default="/var/tmp/ladya-data")
+    ap.add_argument("--fastchess", default="/var/tmp/fastchess-bin/fastchess",
+                    help="fastchess binary (built by ../shared/tools/fastchess/build.sh when missing)")
+    ap.add_argument("--train-reserve", type=float, default=TRAIN_RESERVE_MIN,
+                    help="minutes kept from self-play for training and the quick matches")
+    ap.add_argument("--sprt-reserve", type=float, default=SPRT_RESERVE_MIN,
+                    help="minutes kept from self-play for the SPRT")
+    ap.add_argument("--smoke", action="store_true",
+                    help="a quick check of the script itself: one epoch on 200,000 positions, 4-game matches, "
+                         "nothing published, nets/ untouched (the entry goes to WORK/genN/entry.md)")
+    args = ap.parse_args()
+    try:
+        import chess  # noqa: F401  (match.py plays the SPRT through python-chess)
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "chess"], check=False)
+    if args.smoke:
+        global SCRATCH_EPOCHS, WARM_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
+        SCRATCH_EPOCHS = WARM_EPOCHS = 1
+        PICK_ROUNDS = GAUNTLET_ROUNDS = 2
+    shipped, gen = generations()
+    base = Path(args.work)
+    existing = sorted(base.glob("gen*/state.json"))
+    st = None
+    for path in existing:  # an unfinished run of this generation resumes
+        old = json.loads(path.read_text())
+        if old["gen"] == gen and not old.get("done"):
+            st = old
+    work = base / f"gen{gen}"
+    work.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    end = start + args.hours * 3600
+    if st is None:
+        st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start}
+    log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
+    if not Path(args.fastchess).exists():
+        log(work, "building fastchess")
+        subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True,
+                       capture_output=True)
+    if "build" not in st:
+        step_build(st, work)
+        save(st, work)
+    if "publish" not in st:
+        reserve = (args.train_reserve + args.sprt_reserve) * 60
+        step_datagen(st, work, args, max(time.time(), end - reserve))
+        save(st, work)
+        if not args.smoke:
+            step_publish(st, work, args)
+        st["publish"] = st.get("publish", {})
+        save(st, work)
+    if "data" not in st:
+        step_data(st, work)
+        save(st, work)
+    for kind in ("warm", "scratch"):
+        if f"train_{kind}" not in st:
+            step_train(st, work, args, kind)
+            save(st, work)
+    if "pick" not in st:
+        step_pick(st, work, args)
+        save(st, work)
+    if "gauntlet" not in st:
+        cand = st[f"train_{st['pick']['pick']}"]["net"]
+        st["gauntlet"] = fastchess(st, work, args, "gauntlet", cand, work / "base.nnue", GAUNTLET_ROUNDS,
+                                   args.seed + 1)
+        save(st, work)
+    if "sprt" not in st:
+        step_sprt(st, work, args, end)
+        save(st, work)
+    if st["sprt"]["h1"] and "shipped_files" not in st and not args.smoke:
+        step_ship(st, work)
+    st["finished"] = time.time()
+    st["done"] = True
+    if args.smoke:
+        (work / "entry.md").write_text(entry(st, args))
+    else:
+        step_report(st, work, args)
+    save(st, work)
+    log(work, f"done in {(time.time() - start) / 60:.0f} minutes")
+
+
+if __name__ == "__main__":
+    main()
