@@ -6,6 +6,11 @@
 //! it is worth learning from: not in check, the move chosen is no capture or promotion,
 //! the score is no mate and below 2,000 cp, and the game is past its first plies.
 //!
+//! A game ends once its result is clear, so the time goes to positions worth learning:
+//! both searches agree on a decisive score for several plies (a win), the score stays
+//! near zero for a long stretch late in the game (a draw), or, with Syzygy tables loaded
+//! (`--syzygy`), the tables know the position's result.
+//!
 //! # Output
 //! [`Format::Packed`] (the default) writes one 32-byte record per position, the layout in
 //! `src/data/packed.rs` ([`PackedPosition`]: board, score in centipawns from White's view,
@@ -43,6 +48,7 @@ use crate::board::{FenError, Position};
 use crate::chess_move::Move;
 use crate::data::{DataError, GameResult, PackedPosition, RECORD_BYTES};
 use crate::search::{Limits, Score, SearchControl, Searcher};
+use crate::tablebase::Wdl;
 use crate::types::Color;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -119,6 +125,9 @@ pub struct DatagenConfig {
     /// The evaluation the games are played with: a network, or `None` for the
     /// hand-crafted evaluation (generation 0 of the training loop).
     pub network: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// End a game as soon as the loaded Syzygy tables ([`crate::tablebase::load`]) know
+    /// its result: the plies after that teach the network nothing a table does not know.
+    pub tablebase_adjudication: bool,
 }
 
 /// A data-generation failure.
@@ -274,6 +283,8 @@ struct Sidecar {
     openings_name: String,
     /// `hce`, or `nnue:` and the network's hash.
     evaluation: String,
+    /// Most pieces of the tables that adjudicate games; 0 without.
+    tablebases: u32,
     games_done: usize,
     bytes: u64,
 }
@@ -288,6 +299,11 @@ impl Sidecar {
             openings_hash: openings_hash(&cfg.openings),
             openings_name: cfg.openings_name.clone(),
             evaluation: evaluation_name(cfg),
+            tablebases: if cfg.tablebase_adjudication {
+                crate::tablebase::max_pieces()
+            } else {
+                0
+            },
             games_done,
             bytes,
         }
@@ -298,7 +314,8 @@ impl Sidecar {
             "# ladya datagen progress: the settings of the run writing the file next to this\n\
              # one and how far it got. Delete it to start a new run appended to the file.\n\
              version={SIDECAR_VERSION}\nformat={}\nseed={}\nnodes={}\nrandom_plies={}\n\
-             openings_hash={:016x}\nopenings={}\nevaluation={}\ngames_done={}\nbytes={}\n",
+             openings_hash={:016x}\nopenings={}\nevaluation={}\ntablebases={}\n\
+             games_done={}\nbytes={}\n",
             self.format,
             self.seed,
             self.nodes,
@@ -306,6 +323,7 @@ impl Sidecar {
             self.openings_hash,
             self.openings_name,
             self.evaluation,
+            self.tablebases,
             self.games_done,
             self.bytes
         )
@@ -342,6 +360,8 @@ impl Sidecar {
             openings_name: get("openings")?.to_string(),
             // Sidecars from before networks were all of hand-crafted runs.
             evaluation: get("evaluation").unwrap_or("hce").to_string(),
+            // Sidecars from before tablebase adjudication had none.
+            tablebases: num("tablebases", get("tablebases").unwrap_or("0"))?,
             games_done: num("games_done", get("games_done")?)?,
             bytes: num("bytes", get("bytes")?)?,
         })
@@ -357,6 +377,11 @@ impl Sidecar {
                 "evaluation",
                 self.evaluation.clone(),
                 now.evaluation.clone(),
+            ),
+            (
+                "tablebase adjudication up to pieces",
+                self.tablebases.to_string(),
+                now.tablebases.to_string(),
             ),
             (
                 "random plies",
@@ -643,6 +668,11 @@ fn play_game(cfg: &DatagenConfig, openings: &[Position], n: u64, searcher: &mut 
         if let Some(points) = game_over(&pos, ply) {
             break points;
         }
+        if cfg.tablebase_adjudication {
+            if let Some(points) = tablebase_verdict(&pos) {
+                break points;
+            }
+        }
         let result = searcher.search(&pos, &limits, &control, &mut |_| {});
         let Some(best) = result.best else {
             break 1;
@@ -719,6 +749,22 @@ fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
 /// promotion (so the static evaluation is not taken mid-exchange).
 fn is_quiet(pos: &Position, best: Move) -> bool {
     !pos.in_check() && !pos.is_noisy(best)
+}
+
+/// The tables' result for White (2 win, 1 draw, 0 loss), when they know the position.
+/// A cursed win or a blessed loss is a draw: the games are played under the fifty-move
+/// rule.
+fn tablebase_verdict(pos: &Position) -> Option<u8> {
+    let for_mover = match crate::tablebase::probe_wdl(pos)? {
+        Wdl::Win => 2,
+        Wdl::Loss => 0,
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 1,
+    };
+    Some(if pos.side_to_move() == Color::White {
+        for_mover
+    } else {
+        2 - for_mover
+    })
 }
 
 /// The result for White (2 win, 1 draw, 0 loss) when the game is over by the rules or

@@ -169,6 +169,10 @@ struct DatagenArgs {
     /// Write `FEN | score | result` lines (the tuner's format) instead of packed records.
     #[arg(long)]
     text: bool,
+    /// Syzygy tables (folders separated as in PATH): a game ends as soon as they know
+    /// its result (a cursed win or blessed loss is a draw).
+    #[arg(long)]
+    syzygy: Option<String>,
 }
 
 /// Exactly one limit for a terminal search.
@@ -479,7 +483,18 @@ fn run_datagen(args: DatagenArgs) -> Result<()> {
             )),
             (None, false) => ladya::nnue::default_evaluation(),
         },
+        tablebase_adjudication: args.syzygy.is_some(),
     };
+    if let Some(spec) = &args.syzygy {
+        let report = ladya::tablebase::load(spec);
+        for e in &report.errors {
+            eprintln!("warning: {e}");
+        }
+        if report.max_pieces == 0 {
+            anyhow::bail!("--syzygy {spec}: no tables found");
+        }
+        say!("{}", report.summary());
+    }
     let start = Instant::now();
     let mut bar: Option<cli::progress::Progress> = None;
     let report = ladya::datagen::generate_file(&cfg, &args.out, &mut |p| {

@@ -22,6 +22,7 @@ fn config(games: usize, threads: usize, format: Format) -> DatagenConfig {
         threads,
         format,
         network: None,
+        tablebase_adjudication: false,
     }
 }
 

@@ -531,3 +531,41 @@ fn uci_options_report_tables_and_errors_and_the_engine_plays_on() {
     assert!(out.last().unwrap().starts_with("bestmove "));
     let _ = std::fs::remove_dir_all(&truncated);
 }
+
+// ---------------------------------------------------------------------------------------
+// Self-play data: the tables end games whose result they know.
+
+#[test]
+fn datagen_ends_a_game_the_tables_know() {
+    use ladya::datagen::{generate, DatagenConfig, Format};
+    let _tables = with_tables();
+    let run = |opening: &str, adjudicate: bool| {
+        let cfg = DatagenConfig {
+            games: 2,
+            nodes: 1000,
+            openings: vec![opening.to_string()],
+            openings_name: "test".to_string(),
+            random_plies: 0,
+            seed: 3,
+            threads: 1,
+            format: Format::Text,
+            network: None,
+            tablebase_adjudication: adjudicate,
+        };
+        let mut out = Vec::new();
+        let report = generate(&cfg, &mut out, &mut |_| {}).unwrap();
+        (report.results, report.positions)
+    };
+    // [White wins, draws, Black wins], and no position written: the game ends at once.
+    assert_eq!(run("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", true), ([2, 0, 0], 0));
+    assert_eq!(run("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", true), ([2, 0, 0], 0));
+    assert_eq!(run("kq6/8/8/8/8/8/3K4/8 w - - 0 1", true), ([0, 0, 2], 0));
+    assert_eq!(
+        run("8/2r5/8/4k3/8/8/3R4/K7 w - - 0 1", true),
+        ([0, 2, 0], 0)
+    );
+    // Without the tables the K+R v K+R game is played out (and written).
+    let (results, positions) = run("8/2r5/8/4k3/8/8/3R4/K7 w - - 0 1", false);
+    assert_eq!(results.iter().sum::<usize>(), 2);
+    assert!(positions > 0);
+}
