@@ -7,6 +7,7 @@
 
 use super::features::feature_index;
 use super::network::{Network, HIDDEN};
+use super::output;
 use crate::board::Position;
 use crate::chess_move::{Move, MoveKind};
 use crate::types::{Color, Piece, PieceType, Square};
@@ -46,6 +47,13 @@ impl Accumulator {
     #[inline(always)]
     pub fn side(&self, side: Color) -> &[i16; HIDDEN] {
         &self.values[side.index()]
+    }
+
+    /// The score in centipawns for `side` (the side to move), in a position with `pieces`
+    /// pieces on the board (kings included).
+    #[inline]
+    pub fn evaluate(&self, net: &Network, side: Color, pieces: u32) -> i32 {
+        output::evaluate(net, self.side(side), self.side(!side), pieces)
     }
 }
 
@@ -293,7 +301,8 @@ impl AccumulatorStack {
     fn evaluate_portable(&mut self, net: &Network, pos: &Position) -> i32 {
         self.bring_up_to_date(net);
         let pieces = pos.occupied().count();
-        net.evaluate_inline(&self.entries[self.top].acc, pos.side_to_move(), pieces)
+        let (acc, side) = (&self.entries[self.top].acc, pos.side_to_move());
+        output::evaluate(net, acc.side(side), acc.side(!side), pieces)
     }
 
     #[cfg(target_arch = "x86_64")]

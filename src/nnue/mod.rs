@@ -8,13 +8,15 @@
 //! SCReLU, `clamp(x, 0, 1)^2`, into one output neuron. The output, times
 //! [`EVAL_SCALE`], is the score in centipawns for the side to move.
 //!
-//! Files: `features.rs` maps a piece to its input; `network.rs` holds the quantized weights,
-//! their file format and the embedded default network; `accumulator.rs` the incremental
-//! accumulators along the search path.
+//! Files, each importing only those listed before it: `features.rs` maps a piece to its
+//! input; `network.rs` holds the quantized weights, their file format and the embedded
+//! default network; `output.rs` the output layer; `accumulator.rs` the incremental
+//! accumulators along the search path and the evaluation from them.
 
 mod accumulator;
 mod features;
 mod network;
+mod output;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::{feature_index, INPUTS};
@@ -51,5 +53,5 @@ pub fn bare_king_ending(pos: &Position) -> bool {
 /// for the side to move. For one-off evaluations; the search keeps an [`AccumulatorStack`].
 pub fn evaluate_from_scratch(net: &Network, pos: &Position) -> i32 {
     let acc = Accumulator::refresh(net, pos);
-    net.evaluate(&acc, pos.side_to_move(), pos.occupied().count())
+    acc.evaluate(net, pos.side_to_move(), pos.occupied().count())
 }

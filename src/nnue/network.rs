@@ -27,9 +27,7 @@
 //! middlegame and in endings at no cost in speed. Files with one bucket (generation 1)
 //! still load.
 
-use super::accumulator::Accumulator;
 use super::features::INPUTS;
-use crate::types::Color;
 use std::sync::{Arc, OnceLock};
 
 /// Hidden neurons per perspective.
@@ -295,41 +293,6 @@ impl Network {
     pub fn header(&self) -> NetworkHeader {
         self.header
     }
-
-    /// The score in centipawns for `side` (the side to move) from a computed accumulator,
-    /// in a position with `pieces` pieces on the board (kings included).
-    #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
-        self.evaluate_inline(acc, side, pieces)
-    }
-
-    /// [`Network::evaluate`], always inlined (into the AVX2 build of the search's
-    /// evaluation, see `accumulator.rs`).
-    #[inline(always)]
-    pub(super) fn evaluate_inline(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
-        let bucket = output_bucket(pieces, self.buckets);
-        let weights = &self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
-        let (ours, theirs) = (acc.side(side), acc.side(!side));
-        let sum = screlu_dot(ours, &weights[..HIDDEN])
-            .wrapping_add(screlu_dot(theirs, &weights[HIDDEN..]));
-        let units = sum as i64 / QA as i64 + self.output_bias[bucket] as i64;
-        (units * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
-    }
-}
-
-/// `sum(clamp(a, 0, QA)^2 * w)`, in units of `QA * QA * QB`. The product `c * w` fits an
-/// `i16` (output weights are bounded on load), so the compiler can use 16-bit multiplies
-/// and pairwise 32-bit sums.
-#[inline(always)]
-fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
-    let weights: &[i16; HIDDEN] = weights.try_into().expect("HIDDEN weights");
-    let mut sum = 0i32;
-    for (&a, &w) in acc.iter().zip(weights) {
-        let c = a.clamp(0, QA as i16);
-        let cw = c.wrapping_mul(w);
-        sum = sum.wrapping_add(c as i32 * cw as i32);
-    }
-    sum
 }
 
 /// The network embedded in the binary, parsed once.
