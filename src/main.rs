@@ -94,6 +94,9 @@ enum Command {
     /// What the Syzygy tablebases say about a position: WDL, DTZ and the best move, and
     /// the same for every legal move.
     Probe(cli::probe::ProbeArgs),
+    /// The search's tunables in the format of OpenBench's SPSA tab (`name, int, value,
+    /// min, max, c_end, r_end`); a `--features tune` build takes them as UCI options.
+    Tunables,
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.
@@ -704,6 +707,18 @@ fn main() -> Result<()> {
         Some(Command::Analyse(args)) => cli::analyse::run(&args, &mut |line| say!("{line}")),
         Some(Command::Probe(args)) => cli::probe::run(&args, &mut |line| say!("{line}")),
         Some(Command::Datagen(args)) => run_datagen(args),
+        Some(Command::Tunables) => {
+            if !cfg!(feature = "tune") {
+                eprintln!(
+                    "note: this build reads these as constants; `cargo build --release \
+                     --features tune` makes them UCI options"
+                );
+            }
+            for t in ladya::search::params::TUNABLES {
+                say!("{}", t.openbench_line());
+            }
+            Ok(())
+        }
         Some(Command::Data(command)) => run_data(command),
         Some(Command::Train(args)) => run_train(&args),
         Some(Command::Book(command)) => {

@@ -79,7 +79,7 @@ impl Default for History {
 
 /// The history bonus for a cutoff at `depth`.
 pub fn bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_SCALE * depth * depth).min(HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_SCALE.get() * depth * depth).min(HISTORY_BONUS_MAX.get())
 }
 
 impl History {
@@ -234,7 +234,7 @@ mod tests {
         // Gravity keeps every entry within the bound however often it is raised.
         let both: ContKeys = [Some(e5), Some(d5)];
         for _ in 0..1000 {
-            h.update_quiet(Color::White, knight, mv, &both, HISTORY_BONUS_MAX);
+            h.update_quiet(Color::White, knight, mv, &both, HISTORY_BONUS_MAX.get());
         }
         assert!(h.score(Color::White, mv) <= HISTORY_MAX);
         assert!(h.continuation(this, &both) <= 2 * HISTORY_MAX);

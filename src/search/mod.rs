@@ -14,7 +14,7 @@ mod history;
 mod interface;
 mod legal;
 mod negamax;
-mod params;
+pub mod params;
 mod picker;
 pub mod pool;
 mod qsearch;
@@ -24,6 +24,7 @@ pub mod strength;
 mod tablebase;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 pub use interface::*;
 pub use legal::is_legal_fast;
@@ -367,6 +368,19 @@ pub struct Searcher {
     root_tb_score: Option<i32>,
 }
 
+/// Late move reductions by depth and move number: `base + ln(depth) ln(moves) / divisor`.
+/// Built with each searcher (and, in a tuning build, at each search: the tunables may
+/// have changed).
+fn fill_lmr_table(lmr: &mut [[i32; 64]; 64]) {
+    let base = LMR_BASE.get() as f64 / 100.0;
+    let divisor = LMR_DIVISOR.get() as f64 / 100.0;
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+        }
+    }
+}
+
 impl Searcher {
     /// A searcher with a transposition table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
@@ -376,12 +390,7 @@ impl Searcher {
     /// A searcher that uses `tt` (shared with other threads).
     fn sharing(tt: Arc<TranspositionTable>) -> Searcher {
         let mut lmr = Box::new([[0; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
-                *r = v as i32;
-            }
-        }
+        fill_lmr_table(&mut lmr);
         Searcher {
             tt,
             history: Box::default(),

@@ -175,7 +175,7 @@ impl Search<'_> {
                 && depth <= RFP_MAX_DEPTH
                 && eval.abs() < DECISIVE
                 && beta.abs() < DECISIVE
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -246,7 +246,7 @@ impl Search<'_> {
             if best.score > -DECISIVE && !in_check {
                 if quiet && !gives_check(pos, mv) {
                     // Late move pruning: enough quiets tried at low depth.
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    let lmp_limit = (LMP_BASE.get() + depth * depth) / (2 - improving as i32);
                     if USE_LATE_MOVE_PRUNING
                         && depth <= LMP_MAX_DEPTH
                         && quiets_tried.len() as i32 >= lmp_limit
@@ -257,16 +257,17 @@ impl Search<'_> {
                     if USE_FUTILITY
                         && depth <= FUTILITY_MAX_DEPTH
                         && alpha < DECISIVE
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        && static_eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * depth
+                            <= alpha
                     {
                         continue;
                     }
                 }
                 // SEE pruning: the move loses too much material for this depth.
                 let threshold = if quiet {
-                    SEE_QUIET_MARGIN * depth * depth
+                    SEE_QUIET_MARGIN.get() * depth * depth
                 } else {
-                    SEE_NOISY_MARGIN * depth
+                    SEE_NOISY_MARGIN.get() * depth
                 };
                 if USE_SEE_PRUNING && depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, mv, threshold) {
                     continue;
@@ -444,9 +445,9 @@ impl Search<'_> {
         {
             return None;
         }
-        let r = NMP_BASE_REDUCTION
-            + depth / NMP_DEPTH_DIVISOR
-            + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+        let r = NMP_BASE_REDUCTION.get()
+            + depth / NMP_DEPTH_DIVISOR.get()
+            + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(3);
         self.make_null(pos);
         self.stack[ply + 1].after_null = true;
         self.stack[ply + 1].moved = None;
@@ -478,7 +479,7 @@ impl Search<'_> {
         }) else {
             return Singular::No;
         };
-        let s_beta = e.score - SE_MARGIN_PER_DEPTH * depth;
+        let s_beta = e.score - SE_MARGIN_PER_DEPTH.get() * depth;
         self.stack[ply].excluded = mv;
         let score = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
         self.stack[ply].excluded = Move::NONE;
@@ -503,7 +504,8 @@ impl Search<'_> {
         self.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)] - late.pv_node as i32
             + !late.improving as i32
             - late.early as i32
-            - (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES)
+            - (history / LMR_HISTORY_DIVISOR.get())
+                .clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES)
     }
 }
 

@@ -86,7 +86,7 @@ impl Search<'_> {
             // Delta pruning: even winning the captured piece cleanly would not reach alpha.
             if USE_DELTA_PRUNING && !in_check && mv.promotion_piece().is_none() {
                 let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
-                if static_eval + gain + DELTA_MARGIN <= best.alpha {
+                if static_eval + gain + DELTA_MARGIN.get() <= best.alpha {
                     continue;
                 }
             }

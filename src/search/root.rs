@@ -261,6 +261,8 @@ impl Searcher {
         helper: Option<usize>,
         shared: &'a Shared,
     ) -> Search<'a> {
+        #[cfg(feature = "tune")]
+        super::fill_lmr_table(&mut self.lmr);
         let now = Instant::now();
         let net = self.net.as_deref();
         if let Some(net) = net {
@@ -336,7 +338,7 @@ impl Search<'_> {
         on_event: &mut dyn FnMut(SearchEvent),
     ) {
         let prev = root[pv_idx].prev_score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = ASPIRATION_WINDOW.get();
         let (mut alpha, mut beta) =
             if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
                 ((prev - delta).max(-MATE), (prev + delta).min(MATE))

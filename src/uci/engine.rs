@@ -10,7 +10,7 @@
 
 use super::command::{Command, GoParams, StartPos};
 use super::options::{OptionId, Options, EMBEDDED_NETWORK, OPTIONS};
-use super::output::{self, Output};
+use super::output::{self, InfoStyle, Output};
 use super::search_run::{SearchRequest, SearchRunner};
 use super::Msg;
 use crate::bench;
@@ -245,7 +245,7 @@ impl Engine {
                 ));
                 let (ponder, infinite) = (go.ponder, go.is_unlimited());
                 self.runner
-                    .book_move(choice, pos, chess960, ponder, infinite);
+                    .book_move(choice, pos, self.info_style(), ponder, infinite);
                 return;
             }
         }
@@ -265,7 +265,7 @@ impl Engine {
         self.searcher(); // made with the current options if it is not there
         self.runner.start(SearchRequest {
             position: pos,
-            chess960,
+            style: self.info_style(),
             limits,
             ponder: go.ponder,
             infinite: go.is_unlimited(),
@@ -347,6 +347,14 @@ impl Engine {
         }
     }
 
+    /// How `info` and `bestmove` lines are written, from the options.
+    fn info_style(&self) -> InfoStyle {
+        InfoStyle {
+            chess960: self.chess960(),
+            show_wdl: self.options.check(OptionId::ShowWdl),
+        }
+    }
+
     fn chess960(&self) -> bool {
         self.options.check(OptionId::Chess960)
     }
@@ -358,10 +366,21 @@ impl Engine {
         for spec in OPTIONS {
             self.out.line(&spec.uci_line());
         }
+        #[cfg(feature = "tune")]
+        for line in super::tunables::uci_lines() {
+            self.out.line(&line);
+        }
         self.out.line("uciok");
     }
 
     fn setoption(&mut self, name: &str, value: Option<&str>) {
+        #[cfg(feature = "tune")]
+        if let Some(t) = super::tunables::find(name) {
+            if let Err(e) = super::tunables::set(t, value) {
+                self.out.error(e);
+            }
+            return;
+        }
         match self.options.set(name, value) {
             Err(e) => self.out.error(e),
             Ok((spec, old)) => {
@@ -430,6 +449,7 @@ impl Engine {
             | OptionId::MultiPv
             | OptionId::MoveOverhead
             | OptionId::Chess960
+            | OptionId::ShowWdl
             | OptionId::LimitStrength
             | OptionId::Elo
             | OptionId::SkillLevel

@@ -11,6 +11,8 @@ mod engine;
 pub mod options;
 pub mod output;
 mod search_run;
+#[cfg(feature = "tune")]
+mod tunables;
 
 use command::{Command, CommandError};
 use crossbeam_channel::Sender;

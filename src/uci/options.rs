@@ -87,6 +87,8 @@ pub enum OptionId {
     SyzygyProbeLimit,
     /// `Syzygy50MoveRule`: cursed wins are draws.
     Syzygy50MoveRule,
+    /// `UCI_ShowWDL`: `wdl W D L` (per mille, for the side to move) in `info` lines.
+    ShowWdl,
     /// `UCI_LimitStrength`: play at `UCI_Elo`.
     LimitStrength,
     /// `UCI_Elo`: the strength to play at.
@@ -241,6 +243,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         id: OptionId::Syzygy50MoveRule,
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check { default: true },
+    },
+    // Win/draw/loss chances beside the score, as GUIs show them (`search::wdl`).
+    OptionSpec {
+        id: OptionId::ShowWdl,
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
     },
     // Playing weaker (`search::strength`), with the names GUIs send.
     OptionSpec {

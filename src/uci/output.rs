@@ -3,7 +3,7 @@
 
 use crate::board::Position;
 use crate::chess_move::Move;
-use crate::search::{Bound, Score, SearchInfo};
+use crate::search::{wdl, Bound, Score, SearchInfo};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -80,8 +80,17 @@ pub fn legal_prefix(pos: &Position, pv: &[Move]) -> Vec<Move> {
     legal
 }
 
+/// How `info` lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoStyle {
+    /// Castling as the king taking its rook (`UCI_Chess960`).
+    pub chess960: bool,
+    /// `wdl W D L` after the score (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+}
+
 /// The `info depth … pv …` line of one principal variation from `pos`.
-pub fn info_line(info: &SearchInfo, pos: &Position, chess960: bool) -> String {
+pub fn info_line(info: &SearchInfo, pos: &Position, style: InfoStyle) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
         info.depth,
@@ -89,6 +98,10 @@ pub fn info_line(info: &SearchInfo, pos: &Position, chess960: bool) -> String {
         info.multipv.max(1),
         score_text(info.score)
     );
+    if style.show_wdl {
+        let c = wdl::win_chances(info.score, wdl::material(pos));
+        s.push_str(&format!(" wdl {} {} {}", c.win, c.draw, c.loss));
+    }
     match info.bound {
         Bound::Exact => {}
         Bound::Lower => s.push_str(" lowerbound"),
@@ -110,7 +123,7 @@ pub fn info_line(info: &SearchInfo, pos: &Position, chess960: bool) -> String {
         s.push_str(" pv");
         for mv in pv {
             s.push(' ');
-            s.push_str(&mv.to_uci(chess960));
+            s.push_str(&mv.to_uci(style.chess960));
         }
     }
     s
@@ -160,13 +173,22 @@ mod tests {
             pv: vec![e4, e4],
         };
         assert_eq!(
-            info_line(&info, &pos, false),
+            info_line(&info, &pos, InfoStyle::default()),
             "info depth 3 seldepth 5 multipv 1 score mate -2 lowerbound nodes 1000 nps 2000 \
              hashfull 7 time 500 pv e2e4"
         );
+        let wdl = InfoStyle {
+            show_wdl: true,
+            ..InfoStyle::default()
+        };
+        assert_eq!(
+            info_line(&info, &pos, wdl),
+            "info depth 3 seldepth 5 multipv 1 score mate -2 wdl 0 0 1000 lowerbound nodes 1000 \
+             nps 2000 hashfull 7 time 500 pv e2e4"
+        );
         info.tbhits = 12;
         assert_eq!(
-            info_line(&info, &pos, false),
+            info_line(&info, &pos, InfoStyle::default()),
             "info depth 3 seldepth 5 multipv 1 score mate -2 lowerbound nodes 1000 nps 2000 \
              hashfull 7 time 500 tbhits 12 pv e2e4"
         );

@@ -6,7 +6,7 @@
 //! the maximum depth); the move is checked legal, and a legal move is played even if the
 //! search failed to produce one.
 
-use super::output::{self, Output};
+use super::output::{self, InfoStyle, Output};
 use super::Msg;
 use crate::board::Position;
 use crate::book::BookChoice;
@@ -45,7 +45,7 @@ pub(super) struct Running {
     pub(super) held: Option<SearchResult>,
     /// The root position, to validate the result.
     pub(super) position: Position,
-    pub(super) chess960: bool,
+    pub(super) style: InfoStyle,
     pub(super) started: Instant,
     /// How long the search ran, once it has returned (a held result is reported with the
     /// time it searched, not the time it waited for `stop`).
@@ -55,7 +55,7 @@ pub(super) struct Running {
 /// What a `go` asks of the search, worked out by the engine from the command and options.
 pub(super) struct SearchRequest {
     pub(super) position: Position,
-    pub(super) chess960: bool,
+    pub(super) style: InfoStyle,
     pub(super) limits: Limits,
     /// `go ponder`.
     pub(super) ponder: bool,
@@ -116,7 +116,7 @@ impl SearchRunner {
     pub(super) fn start(&mut self, request: SearchRequest) {
         let SearchRequest {
             position: pos,
-            chess960,
+            style,
             limits,
             ponder,
             infinite,
@@ -134,7 +134,7 @@ impl SearchRunner {
             stop_requested: false,
             held: None,
             position: pos.clone(),
-            chess960,
+            style,
             started: Instant::now(),
             duration: None,
         });
@@ -142,9 +142,9 @@ impl SearchRunner {
         let tx = self.tx.clone();
         let job = Box::new(move || {
             let mut on_event = |event: SearchEvent| match event {
-                SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, chess960)),
+                SearchEvent::Info(info) => out.line(&output::info_line(&info, &pos, style)),
                 SearchEvent::CurrMove { depth, mv, number } => {
-                    out.line(&output::currmove_line(depth, mv, number, chess960))
+                    out.line(&output::currmove_line(depth, mv, number, style.chess960))
                 }
             };
             // A search that panics must still answer its `go`: the engine gets an empty
@@ -192,7 +192,7 @@ impl SearchRunner {
         &mut self,
         choice: BookChoice,
         pos: Position,
-        chess960: bool,
+        style: InfoStyle,
         ponder: bool,
         infinite: bool,
     ) {
@@ -205,7 +205,7 @@ impl SearchRunner {
             stop_requested: false,
             held: None,
             position: pos,
-            chess960,
+            style,
             started: Instant::now(),
             duration: Some(Duration::ZERO),
         });
@@ -294,7 +294,7 @@ impl SearchRunner {
             Some(mv) => {
                 self.out.error(format!(
                     "search returned an illegal move {}",
-                    mv.to_uci(run.chess960)
+                    mv.to_uci(run.style.chess960)
                 ));
                 pos.legal_moves().as_slice().first().copied()
             }
@@ -304,7 +304,7 @@ impl SearchRunner {
             let score = if pos.in_check() { "mate 0" } else { "cp 0" };
             self.out.line(&format!("info depth 0 score {score}"));
             self.out
-                .line(&output::bestmove_line(None, None, run.chess960));
+                .line(&output::bestmove_line(None, None, run.style.chess960));
             return;
         };
         let mut info = match result.info {
@@ -338,9 +338,12 @@ impl SearchRunner {
             after.make_move(best);
             after.is_legal(reply).then_some(reply)
         });
-        self.out.line(&output::info_line(&info, pos, run.chess960));
-        self.out
-            .line(&output::bestmove_line(Some(best), ponder, run.chess960));
+        self.out.line(&output::info_line(&info, pos, run.style));
+        self.out.line(&output::bestmove_line(
+            Some(best),
+            ponder,
+            run.style.chess960,
+        ));
     }
 
     /// Stops any search and gives it a moment to hand back its result, so a `go` still

@@ -2,6 +2,34 @@
 //!
 //! Margins are in centipawns, depths in plies. A change here changes `bench`.
 
+pub use tuned::{TunableSpec, Tuned};
+
+/// Declares the tunables: a constant each in the shipped build, a static each in a
+/// `--features tune` build, and [`TUNABLES`] listing them.
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])* $name:ident: $default:literal, $min:literal..=$max:literal, $c_end:literal;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
+            pub const $name: Tuned = Tuned::new($default);
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            pub static $name: Tuned = Tuned::new($default);
+        )*
+        /// Every tunable of the search, in declaration order.
+        pub static TUNABLES: &[TunableSpec] = &[$(TunableSpec {
+            name: stringify!($name),
+            value: &$name,
+            default: $default,
+            min: $min,
+            max: $max,
+            c_end: $c_end as f64,
+        }),*];
+    };
+}
+
+mod tuned;
+
 /// Deepest ply the search stack supports (iterations stop at `MAX_DEPTH`).
 pub const MAX_PLY: usize = 128;
 
@@ -21,8 +49,56 @@ pub const CURRMOVE_AFTER_MS: u64 = 1000;
 
 /// Iterations from this depth on start with a narrow window around the last score.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// Half-width of the first aspiration window.
-pub const ASPIRATION_WINDOW: i32 = 20;
+
+// ---- Tunables ----------------------------------------------------------------------
+//
+// The search's margins and divisors, each with the range SPSA may move it in and its
+// perturbation at the end of a run (`c_end`, in the value's units; OpenBench's
+// convention). In the shipped build each is a constant, read with `.get()`, which the
+// compiler folds, so `bench` is the same as with plain constants; a `--features tune`
+// build makes each a `spin` UCI option (`tools/spsa.py`, OpenBench's SPSA tab), and
+// `ladya tunables` prints them in OpenBench's format.
+
+tunables! {
+    /// Half-width of the first aspiration window.
+    ASPIRATION_WINDOW: 20, 5..=60, 3;
+    /// Reverse futility margin per ply of depth.
+    RFP_MARGIN: 75, 30..=150, 6;
+    /// Base null-move reduction.
+    NMP_BASE_REDUCTION: 3, 1..=6, 1;
+    /// One more ply of reduction per this many plies of depth.
+    NMP_DEPTH_DIVISOR: 3, 2..=6, 1;
+    /// One more ply of reduction per this many centipawns of eval above beta (at most 3).
+    NMP_EVAL_DIVISOR: 200, 80..=400, 15;
+    /// Futility margin: base.
+    FUTILITY_BASE: 100, 30..=250, 10;
+    /// Futility margin: per ply of depth.
+    FUTILITY_PER_DEPTH: 100, 40..=200, 8;
+    /// Quiet moves tried before the rest are pruned: `(LMP_BASE + d * d) / (2 - improving)`.
+    LMP_BASE: 3, 1..=8, 1;
+    /// SEE threshold for quiet moves, per ply of depth squared (negative).
+    SEE_QUIET_MARGIN: -20, -80..=-5, 3;
+    /// SEE threshold for captures, per ply of depth (negative).
+    SEE_NOISY_MARGIN: -90, -200..=-20, 8;
+    /// Late move reductions, in hundredths of a ply: constant part of
+    /// `base + ln(depth) ln(moves) / divisor`.
+    LMR_BASE: 75, 20..=150, 6;
+    /// Late move reductions, in hundredths: divisor of the logarithmic part.
+    LMR_DIVISOR: 225, 150..=350, 10;
+    /// Late move reductions: history (butterfly plus continuation) is worth one ply per this
+    /// much.
+    LMR_HISTORY_DIVISOR: 8192, 2048..=16384, 500;
+    /// Singular extensions: the other moves must fall this far below the stored score, per
+    /// ply of depth.
+    SE_MARGIN_PER_DEPTH: 4, 1..=8, 1;
+    /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
+    /// skipped.
+    DELTA_MARGIN: 200, 50..=400, 15;
+    /// The largest history bonus of one update.
+    HISTORY_BONUS_MAX: 1500, 500..=3000, 100;
+    /// History bonus per ply of depth squared.
+    HISTORY_BONUS_SCALE: 16, 4..=40, 2;
+}
 
 // ---- Pruning and reductions ---------------------------------------------------------
 //
@@ -35,49 +111,24 @@ pub const ASPIRATION_WINDOW: i32 = 20;
 
 /// Reverse futility pruning applies up to this depth.
 pub const RFP_MAX_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth.
-pub const RFP_MARGIN: i32 = 75;
 
 /// Null-move pruning needs at least this depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// Base null-move reduction.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// One more ply of reduction per this many plies of depth.
-pub const NMP_DEPTH_DIVISOR: i32 = 3;
-/// One more ply of reduction per this many centipawns of eval above beta (at most 3).
-pub const NMP_EVAL_DIVISOR: i32 = 200;
 
 /// Internal iterative reduction: depth at which a node without a TT move is reduced.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Futility pruning of quiet moves applies up to this depth.
 pub const FUTILITY_MAX_DEPTH: i32 = 8;
-/// Futility margin: base.
-pub const FUTILITY_BASE: i32 = 100;
-/// Futility margin: per ply of depth.
-pub const FUTILITY_PER_DEPTH: i32 = 100;
 
 /// Late move pruning applies up to this depth.
 pub const LMP_MAX_DEPTH: i32 = 8;
-/// Quiet moves tried before the rest are pruned: `(LMP_BASE + d * d) / (2 - improving)`.
-pub const LMP_BASE: i32 = 3;
 
 /// SEE pruning applies up to this depth.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-/// SEE threshold for quiet moves, per ply of depth squared (negative).
-pub const SEE_QUIET_MARGIN: i32 = -20;
-/// SEE threshold for captures, per ply of depth (negative).
-pub const SEE_NOISY_MARGIN: i32 = -90;
 
 /// Late move reductions: minimum depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late move reductions: constant part of `base + ln(depth) ln(moves) / divisor`.
-pub const LMR_BASE: f64 = 0.75;
-/// Late move reductions: divisor of the logarithmic part.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// Late move reductions: history (butterfly plus continuation) is worth one ply per this
-/// much.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
@@ -86,24 +137,13 @@ pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 pub const SE_MIN_DEPTH: i32 = 8;
 /// Singular extensions: the stored entry may be this many plies shallower than the node.
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// Singular extensions: the other moves must fall this far below the stored score, per
-/// ply of depth.
-pub const SE_MARGIN_PER_DEPTH: i32 = 4;
 
 // ---- Quiescence ----------------------------------------------------------------------
-
-/// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
-/// skipped.
-pub const DELTA_MARGIN: i32 = 200;
 
 // ---- History -------------------------------------------------------------------------
 
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
-/// The largest history bonus of one update.
-pub const HISTORY_BONUS_MAX: i32 = 1500;
-/// History bonus per ply of depth squared.
-pub const HISTORY_BONUS_SCALE: i32 = 16;
 
 // ---- Correction history ------------------------------------------------------------
 

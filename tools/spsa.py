@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""SPSA tuning of Ladya's search constants, resumable across sessions.
+
+    cargo build --release --features tune    # the tuning build: tunables as UCI options
+    python3 tools/spsa.py --minutes 60       # play SPSA iterations for an hour
+    python3 tools/spsa.py --show             # start and current value of every parameter
+
+The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
+mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its
+perturbation at the end) and `r_end` (0.002), and for a run planned to N iterations
+
+    c = c_end * N^gamma            c_k = c / k^gamma
+    a = r_end * c_end^2 * (A + N)^alpha    a_k = a / (A + k)^alpha     (A = N / 10)
+
+Iteration k draws a random sign d_i for every parameter, plays a batch of game pairs
+(each opening with both colours) between theta + c_k d and theta - c_k d, and moves
+every parameter by a_k / c_k * (wins - losses) * d_i, within its range. Values stay
+floats in the state; the engines get them rounded.
+
+Games: fastchess at 4+0.04, two at once, UHO openings. A short clock rather than fixed
+nodes: the tunables are pruning margins, whose cost and gain are in time (a margin that
+prunes less searches fewer nodes a second deep), which fixed nodes would not see.
+
+State: `tools/spsa/state.json` (iteration, values, a, c, A, alpha, gamma, seed, planned
+iterations, games), rewritten after every batch, and `tools/spsa/log.csv` (the values
+after each iteration). Both are committed at the end of a session; the next continues
+where it stopped. The parameters come from `ladya tunables` of the tuning build, so a
+new tunable joins at its default value.
+"""
+
+import argparse
+import csv
+import json
+import math
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+STATE = ROOT / "tools" / "spsa" / "state.json"
+LOG = ROOT / "tools" / "spsa" / "log.csv"
+UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
+
+ALPHA, GAMMA = 0.602, 0.101
+PLANNED_ITERATIONS = 4000
+PAIRS_PER_ITERATION = 2
+TC = "4+0.04"
+STOP = False
+
+
+def tunables(engine):
+    """name -> (value, min, max, c_end, r_end) from `ladya tunables`."""
+    out = subprocess.run([engine, "tunables"], check=True, capture_output=True, text=True).stdout
+    result = {}
+    for line in out.splitlines():
+        f = [x.strip() for x in line.split(",")]
+        if len(f) == 7 and f[1] == "int":
+            result[f[0]] = (int(f[2]), int(f[3]), int(f[4]), float(f[5]), float(f[6]))
+    return result
+
+
+def new_state(specs, seed, planned):
+    big_a = planned / 10
+    params = {}
+    for name, (value, lo, hi, c_end, r_end) in specs.items():
+        params[name] = {"value": float(value), "start": value, "min": lo, "max": hi,
+                        "c": c_end * planned ** GAMMA,
+                        "a": r_end * c_end ** 2 * (big_a + planned) ** ALPHA}
+    return {"version": 1, "iteration": 0, "games": 0, "pairs": 0, "seed": seed, "planned": planned,
+            "A": big_a, "alpha": ALPHA, "gamma": GAMMA, "tc": TC, "params": params}
+
+
+def save(state):
+    tmp = STATE.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, indent=1) + "\n")
+    tmp.replace(STATE)
+
+
+def play(args, plus, minus, seed):
+    """(wins, losses, draws) of the plus engine."""
+    def engine(name, values):
+        return ["-engine", f"cmd={args.engine}", f"name={name}",
+                *[f"option.{k}={round(v)}" for k, v in values.items()]]
+    cmd = [args.fastchess, *engine("plus", plus), *engine("minus", minus),
+           "-each", f"tc={TC}", "option.Hash=16", "option.Threads=1",
+           "-openings", f"file={UHO}", "format=epd", "order=random", "-srand", str(seed),
+           "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency)]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp").stdout
+    games = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", out)
+    if not games:
+        raise RuntimeError("fastchess gave no result:\n" + out[-2000:])
+    n, w, l, d = map(int, games[-1])
+    return w, l, d
+
+
+def iterate(args, state):
+    k = state["iteration"] + 1
+    rng = random.Random(state["seed"] * 1_000_003 + k)
+    plus, minus, signs = {}, {}, {}
+    for name, p in state["params"].items():
+        c_k = p["c"] / k ** state["gamma"]
+        signs[name] = rng.choice((-1, 1))
+        plus[name] = min(p["max"], max(p["min"], p["value"] + c_k * signs[name]))
+        minus[name] = min(p["max"], max(p["min"], p["value"] - c_k * signs[name]))
+    w, l, d = play(args, plus, minus, state["seed"] + k)
+    for name, p in state["params"].items():
+        c_k = p["c"] / k ** state["gamma"]
+        a_k = p["a"] / (state["A"] + k) ** state["alpha"]
+        step = a_k / c_k * (w - l) * signs[name]
+        p["value"] = min(p["max"], max(p["min"], p["value"] + step))
+    state["iteration"] = k
+    state["games"] += w + l + d
+    state["pairs"] += args.pairs
+    return w, l, d
+
+
+def log_row(state, w, l, d):
+    names = list(state["params"])
+    new = not LOG.exists()
+    with open(LOG, "a", newline="") as f:
+        out = csv.writer(f)
+        if new:
+            out.writerow(["iteration", "games", "w", "l", "d", *names])
+        out.writerow([state["iteration"], state["games"], w, l, d,
+                      *[f"{state['params'][n]['value']:.2f}" for n in names]])
+
+
+def show(state):
+    print(f"{state['iteration']} iterations, {state['games']} games at {state['tc']}")
+    print(f"| parameter | start | now | range |\n|---|---|---|---|")
+    for name, p in state["params"].items():
+        print(f"| `{name}` | {p['start']} | {p['value']:.1f} ({round(p['value'])}) | {p['min']}..{p['max']} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="target/release/ladya",
+                    help="a `--features tune` build of ladya")
+    ap.add_argument("--fastchess", default="/var/tmp/fastchess-bin/fastchess")
+    ap.add_argument("--minutes", type=float, help="stop after the batch that ends past this")
+    ap.add_argument("--iterations", type=int, help="stop after this many iterations of this run")
+    ap.add_argument("--pairs", type=int, default=PAIRS_PER_ITERATION, help="game pairs per iteration")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1, help="seed of a new state")
+    ap.add_argument("--planned", type=int, default=PLANNED_ITERATIONS,
+                    help="iterations a new state plans for (sets the a_k and c_k schedules)")
+    ap.add_argument("--show", action="store_true", help="print the parameters and stop")
+    args = ap.parse_args()
+    STATE.parent.mkdir(parents=True, exist_ok=True)
+    if STATE.exists():
+        state = json.loads(STATE.read_text())
+    else:
+        state = None
+    if args.show:
+        if state:
+            show(state)
+        return
+    args.engine = str(Path(args.engine).resolve())
+    specs = tunables(args.engine)
+    with subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as p:
+        out, _ = p.communicate("uci\nquit\n", timeout=30)
+    if f"option name {next(iter(specs))} " not in out:
+        sys.exit(f"{args.engine} is not a tuning build: cargo build --release --features tune")
+    if state is None:
+        state = new_state(specs, args.seed, args.planned)
+        save(state)
+    for name, spec in specs.items():  # a tunable added since the state was made
+        if name not in state["params"]:
+            state["params"][name] = new_state({name: spec}, state["seed"], state["planned"])["params"][name]
+    if not Path(args.fastchess).exists():
+        subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True)
+
+    def stop(*_):
+        global STOP
+        STOP = True
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    end = time.time() + args.minutes * 60 if args.minutes else math.inf
+    done = 0
+    while not STOP and time.time() < end and (args.iterations is None or done < args.iterations):
+        try:
+            w, l, d = iterate(args, state)
+        except RuntimeError:
+            if STOP:  # the interrupt reached fastchess too: the batch is dropped
+                break
+            raise
+        save(state)
+        log_row(state, w, l, d)
+        done += 1
+        print(f"iteration {state['iteration']}: plus {w}-{l}-{d}; {state['games']} games in all", flush=True)
+    show(state)
+
+
+if __name__ == "__main__":
+    main()
