@@ -1,9 +1,30 @@
-//! The terminal commands' own parts that are more than a few lines: game analysis and
-//! progress display.
+//! The `ladya` binary's command line: the arguments (`args.rs`), one file per command,
+//! and the progress display. Only this module and `main.rs` print.
+
+/// `println!` that ends the program quietly when stdout is closed (`ladya … | head`)
+/// instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
 
 pub mod analyse;
+pub mod args;
+pub mod bench;
+pub mod data;
+pub mod datagen;
+pub mod epd;
+pub mod go;
+pub mod perft;
 pub mod probe;
 pub mod progress;
+pub mod script;
+pub mod train;
+pub mod tunables;
 
 use ladya::search::{Limits, TimeBudget};
 use std::time::Duration;
