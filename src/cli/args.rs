@@ -63,7 +63,7 @@ pub enum Command {
     /// (packed 32-byte records, or `FEN | score | result` lines with --text); resumable.
     Datagen(DatagenArgs),
     /// Train an evaluation network on packed positions (see `src/train/`).
-    Train(ladya::train::cli::TrainArgs),
+    Train(super::train::TrainArgs),
     /// Training data files: `stats FILE`, `convert IN.txt OUT.bin`.
     #[command(subcommand)]
     Data(DataCommand),

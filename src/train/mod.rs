@@ -15,10 +15,10 @@
 //!
 //! Files: `model.rs` the float network, its gradients and AdamW; `batch.rs` the forward
 //! and backward pass over one batch; this one the loop over epochs, validation,
-//! checkpoints and export.
+//! checkpoints and export. The command line (`ladya train`) is the binary's
+//! (`src/cli/train.rs`).
 
 mod batch;
-pub mod cli;
 mod model;
 pub mod validate;
 
