@@ -17,7 +17,7 @@
 //! result for White, side to move, en passant, clocks); a file is nothing but records, read
 //! by `ladya data stats` and the trainer ([`crate::data::read_all`]). [`Format::Text`]
 //! writes `FEN | score | result` lines (result 1.0 / 0.5 / 0.0), the format of
-//! `../shared/data/tuning`, which the Texel tuner `src/bin/tune.rs` reads and
+//! `../shared/data/tuning`, which the Texel tuner (`ladya texel`) reads and
 //! `ladya data convert` turns into records.
 //!
 //! # Reproducible, resumable, appendable

@@ -59,6 +59,7 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some(Command::Data(command)) => cli::data::run(command),
+        Some(Command::Texel(args)) => cli::texel::run(args),
         Some(Command::Train(args)) => cli::train::run(&args),
         Some(Command::Book(command)) => {
             say(&ladya::book::run(&command)?);

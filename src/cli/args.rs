@@ -76,6 +76,8 @@ pub enum Command {
     /// The search's tunables in the format of OpenBench's SPSA tab (`name, int, value,
     /// min, max, c_end, r_end`); a `--features tune` build takes them as UCI options.
     Tunables,
+    /// Texel-tune the hand-crafted evaluation's weights on `FEN | score | result` lines.
+    Texel(super::texel::TexelArgs),
     /// Run an EPD test suite (`bm`/`am` in SAN) and report how many positions were solved.
     Epd {
         /// The EPD file.

@@ -23,6 +23,7 @@ pub mod perft;
 pub mod probe;
 pub mod progress;
 pub mod script;
+pub mod texel;
 pub mod train;
 pub mod tunables;
 

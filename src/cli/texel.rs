@@ -1,22 +1,17 @@
-//! `tune`: the Texel tuner for the evaluation weights (see `ladya::eval::tune`).
+//! `ladya texel`: the Texel tuner for the hand-crafted evaluation's weights (see
+//! `ladya::eval::tune`).
 //!
 //! Example, on the Stockfish self-play positions (decompressed outside git):
-//! `cargo run --release --bin tune -- /tmp/tune/sf15.txt --out src/eval/params.rs`
-
-// The progress display of the `ladya` binary, shared by path (it is no part of the library).
-#[path = "../cli/progress.rs"]
-#[allow(dead_code)] // the tuner uses part of it
-mod progress;
+//! `ladya texel /tmp/tune/sf15.txt --out src/eval/params.rs`
 
 use anyhow::Result;
-use clap::Parser;
 use ladya::eval::tune::{tune, TuneConfig};
 use std::cell::RefCell;
 use std::path::PathBuf;
 
-#[derive(Parser)]
-#[command(name = "tune", about = "Texel-tune Ladya's evaluation weights")]
-struct Args {
+/// Options of `ladya texel`.
+#[derive(clap::Args)]
+pub struct TexelArgs {
     /// Data file, one `FEN | score | result` per line.
     data: PathBuf,
     /// Write the tuned params.rs here (e.g. src/eval/params.rs).
@@ -45,8 +40,8 @@ struct Args {
     reg: f64,
 }
 
-fn main() -> Result<()> {
-    let a = Args::parse();
+/// Runs `ladya texel`: tunes, with a progress bar, and prints the errors before and after.
+pub fn run(a: TexelArgs) -> Result<()> {
     let cfg = TuneConfig {
         data: a.data,
         max_positions: a.max,
@@ -59,24 +54,32 @@ fn main() -> Result<()> {
         params_in: a.params,
     };
     // Both callbacks touch the bar: lines print with it out of the way.
-    let bar = RefCell::new(progress::Progress::new("tune", cfg.epochs as u64, "epochs"));
+    let bar = RefCell::new(super::progress::Progress::new(
+        "tune",
+        cfg.epochs as u64,
+        "epochs",
+    ));
     let report = tune(
         &cfg,
-        &mut |line| bar.borrow().suspend(|| println!("{line}")),
+        &mut |line| bar.borrow().suspend(|| say!("{line}")),
         &mut |epoch| bar.borrow_mut().set(epoch as u64),
     )?;
     bar.into_inner().finish();
-    println!(
+    say!(
         "positions: {} train, {} held out; K = {:.6}",
-        report.train_positions, report.holdout_positions, report.k
+        report.train_positions,
+        report.holdout_positions,
+        report.k
     );
-    println!(
+    say!(
         "error before: train {:.6}, held out {:.6}",
-        report.before.0, report.before.1
+        report.before.0,
+        report.before.1
     );
-    println!(
+    say!(
         "error after:  train {:.6}, held out {:.6}",
-        report.after.0, report.after.1
+        report.after.0,
+        report.after.1
     );
     Ok(())
 }
