@@ -9,7 +9,7 @@
 //! `go` queues too, so it reaches the search it was meant for.
 
 use super::command::{Command, GoParams, StartPos};
-use super::options::{OptionId, Options, EMBEDDED_NETWORK, OPTIONS};
+use super::options::{self, OptionId, Options, EMBEDDED_NETWORK, OPTIONS};
 use super::output::{self, InfoStyle, Output};
 use super::search_run::{SearchRequest, SearchRunner};
 use super::Msg;
@@ -26,6 +26,39 @@ use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Why a value `setoption` accepted could not be put to use (the old value stays).
+#[derive(Debug)]
+pub enum ApplyError {
+    /// The machine cannot hold a table this large.
+    HashTooLarge {
+        /// The size asked for, in MB.
+        mb: usize,
+    },
+    /// The network file could not be loaded.
+    EvalFile {
+        /// The file.
+        name: String,
+        /// What is wrong with it.
+        error: crate::nnue::NetworkError,
+    },
+}
+
+impl std::fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApplyError::HashTooLarge { mb } => {
+                write!(f, "cannot allocate {mb} MB for the hash table")
+            }
+            ApplyError::EvalFile { name, error } => {
+                write!(f, "EvalFile {name}: {error}; keeping the current network")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
 enum Flow {
@@ -54,7 +87,7 @@ impl Engine {
     /// A new engine writing to `out`; search threads report back through `tx`.
     pub(crate) fn new(out: Output, tx: Sender<Msg>) -> Engine {
         let options = Options::new();
-        let hash = options.spin(OptionId::Hash) as usize;
+        let hash = options.spin(options::HASH) as usize;
         Engine {
             runner: SearchRunner::new(out.clone(), tx, Searcher::new(hash)),
             out,
@@ -249,14 +282,14 @@ impl Engine {
                 return;
             }
         }
-        let overhead = Duration::from_millis(self.options.spin(OptionId::MoveOverhead) as u64);
+        let overhead = Duration::from_millis(self.options.spin(options::MOVE_OVERHEAD) as u64);
         let limits = Limits {
             depth: go.depth,
             nodes: go.nodes,
             mate: go.mate,
             time: time::budget(&go.clock(pos.side_to_move()), overhead),
             searchmoves,
-            multipv: self.options.spin(OptionId::MultiPv).max(1) as usize,
+            multipv: self.options.spin(options::MULTI_PV).max(1) as usize,
         };
         if self.debug {
             self.out.info_string(&format!("limits {limits:?}"));
@@ -282,8 +315,8 @@ impl Engine {
 
     /// The searcher (made anew with the current options if the last one was lost).
     fn searcher(&mut self) -> &mut Searcher {
-        let hash = self.options.spin(OptionId::Hash) as usize;
-        let threads = self.options.spin(OptionId::Threads) as usize;
+        let hash = self.options.spin(options::HASH) as usize;
+        let threads = self.options.spin(options::THREADS) as usize;
         let net = self.evaluation();
         self.runner.searcher(|| {
             let mut searcher = Searcher::new(hash);
@@ -296,19 +329,23 @@ impl Engine {
     /// The network the search should use, or `None` for the hand-crafted evaluation.
     fn evaluation(&self) -> Option<Arc<Network>> {
         self.options
-            .check(OptionId::UseNnue)
+            .check(options::USE_NNUE)
             .then(|| self.network.clone())
     }
 
     /// Loads the network `EvalFile` names; an unreadable file is an error and the
     /// current network stays.
-    fn load_eval_file(&mut self) -> Result<(), String> {
-        let name = self.options.string(OptionId::EvalFile);
+    fn load_eval_file(&mut self) -> Result<(), ApplyError> {
+        let name = self.options.string(options::EVAL_FILE);
         let net = if name.is_empty() || name == EMBEDDED_NETWORK {
             default_network()
         } else {
-            let net = Network::load(std::path::Path::new(&name))
-                .map_err(|e| format!("EvalFile {name}: {e}; keeping the current network"))?;
+            let net = Network::load(std::path::Path::new(&name)).map_err(|error| {
+                ApplyError::EvalFile {
+                    name: name.to_string(),
+                    error,
+                }
+            })?;
             Arc::new(net)
         };
         self.out.info_string(&format!(
@@ -330,20 +367,20 @@ impl Engine {
     /// `Skill Level` below 20, else none (full strength).
     fn strength(&self) -> Option<crate::search::Strength> {
         use crate::search::Strength;
-        let seed = self.options.spin(OptionId::StrengthSeed) as u64;
-        if self.options.check(OptionId::LimitStrength) {
-            Strength::at(self.options.spin(OptionId::Elo) as u32, seed)
+        let seed = self.options.spin(options::STRENGTH_SEED) as u64;
+        if self.options.check(options::LIMIT_STRENGTH) {
+            Strength::at(self.options.spin(options::ELO) as u32, seed)
         } else {
-            Strength::from_skill(self.options.spin(OptionId::SkillLevel) as u32, seed)
+            Strength::from_skill(self.options.spin(options::SKILL_LEVEL) as u32, seed)
         }
     }
 
     /// How the search uses the tablebases, from the `Syzygy*` options.
     fn tablebase_settings(&self) -> crate::search::TablebaseSettings {
         crate::search::TablebaseSettings {
-            probe_depth: self.options.spin(OptionId::SyzygyProbeDepth) as i32,
-            probe_limit: self.options.spin(OptionId::SyzygyProbeLimit) as u32,
-            fifty_move_rule: self.options.check(OptionId::Syzygy50MoveRule),
+            probe_depth: self.options.spin(options::SYZYGY_PROBE_DEPTH) as i32,
+            probe_limit: self.options.spin(options::SYZYGY_PROBE_LIMIT) as u32,
+            fifty_move_rule: self.options.check(options::SYZYGY_50_MOVE_RULE),
         }
     }
 
@@ -351,12 +388,12 @@ impl Engine {
     fn info_style(&self) -> InfoStyle {
         InfoStyle {
             chess960: self.chess960(),
-            show_wdl: self.options.check(OptionId::ShowWdl),
+            show_wdl: self.options.check(options::SHOW_WDL),
         }
     }
 
     fn chess960(&self) -> bool {
-        self.options.check(OptionId::Chess960)
+        self.options.check(options::CHESS960)
     }
 
     fn uci(&self) {
@@ -395,22 +432,22 @@ impl Engine {
     }
 
     /// Side effects of an option that has just been set. An error rejects the value.
-    fn apply_option(&mut self, id: OptionId) -> Result<(), String> {
+    fn apply_option(&mut self, id: OptionId) -> Result<(), ApplyError> {
         match id {
             OptionId::Hash => {
-                let mb = self.options.spin(OptionId::Hash) as usize;
+                let mb = self.options.spin(options::HASH) as usize;
                 // A table the machine cannot hold would abort the process: probe the
                 // allocation first (reserving address space touches no memory).
                 let mut probe: Vec<u8> = Vec::new();
                 probe
                     .try_reserve_exact(mb << 20)
-                    .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+                    .map_err(|_| ApplyError::HashTooLarge { mb })?;
                 drop(probe);
                 self.searcher().resize_hash(mb);
             }
             OptionId::ClearHash => self.searcher().clear(),
             OptionId::Threads => {
-                let threads = self.options.spin(OptionId::Threads) as usize;
+                let threads = self.options.spin(options::THREADS) as usize;
                 self.searcher().set_threads(threads);
             }
             OptionId::EvalFile => self.load_eval_file()?,
@@ -418,20 +455,20 @@ impl Engine {
                 let eval = self.evaluation();
                 self.searcher().set_network(eval);
             }
-            OptionId::OwnBook => self.book.enabled = self.options.check(OptionId::OwnBook),
-            OptionId::BookDepth => self.book.depth = self.options.spin(OptionId::BookDepth) as u32,
-            OptionId::BookVariety => self.book.variety = self.options.check(OptionId::BookVariety),
+            OptionId::OwnBook => self.book.enabled = self.options.check(options::OWN_BOOK),
+            OptionId::BookDepth => self.book.depth = self.options.spin(options::BOOK_DEPTH) as u32,
+            OptionId::BookVariety => self.book.variety = self.options.check(options::BOOK_VARIETY),
             OptionId::BookFile => {
                 // The value stays set: the error is reported once and the engine plays
                 // on without a book until another file is given.
-                if let Err(e) = self.book.set_file(self.options.string(OptionId::BookFile)) {
+                if let Err(e) = self.book.set_file(self.options.string(options::BOOK_FILE)) {
                     self.out.error(format!("{e}; playing without a book"));
                 }
             }
             OptionId::SyzygyPath => {
                 // Whatever could be used is used; each folder or file left out is
                 // reported, and the value stays set.
-                let report = crate::tablebase::load(self.options.string(OptionId::SyzygyPath));
+                let report = crate::tablebase::load(self.options.string(options::SYZYGY_PATH));
                 for e in &report.errors {
                     self.out.error(e.to_string());
                 }
@@ -492,7 +529,7 @@ impl Engine {
             self.network.header().hash
         ));
         let used = match (
-            self.options.check(OptionId::UseNnue),
+            self.options.check(options::USE_NNUE),
             crate::nnue::bare_king_ending(pos),
         ) {
             (false, _) => "the hand-crafted evaluation (UseNNUE false)",
@@ -507,7 +544,7 @@ impl Engine {
         let report = bench::run_with(
             depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH),
             eval,
-            self.options.spin(OptionId::Threads) as usize,
+            self.options.spin(options::THREADS) as usize,
             &mut |_, _| {},
         );
         self.out.line(&report.to_string());

@@ -2,11 +2,12 @@
 //! for `setoption`.
 //!
 //! HOW TO ADD AN OPTION (e.g. the book's `OwnBook`, `BookFile`, `BookDepth`, `BookVariety`):
-//! 1. add a variant to [`OptionId`] and one `OptionSpec` line to `OPTIONS` below, in the
-//!    same place (a test checks that the two orders agree);
-//! 2. read the value where you need it with `options.check(OptionId::OwnBook)`,
-//!    `options.spin(OptionId::BookDepth)` or `options.string(OptionId::BookFile)`: a
-//!    misspelt option is a compile error, not a silent 0;
+//! 1. add a variant to [`OptionId`], a handle constant (`pub const OWN_BOOK: CheckOption =
+//!    …`, with its name, default and range) and the handle's `.spec()` to `OPTIONS`, in
+//!    the same place (a test checks that the orders agree);
+//! 2. read the value where you need it with `options.check(OWN_BOOK)`,
+//!    `options.spin(BOOK_DEPTH)` or `options.string(BOOK_FILE)`: a misspelt option, or a
+//!    spin read as a string, is a compile error, not a silent 0 or a panic;
 //! 3. if setting it must *do* something at once (load a file, resize a table), add an arm
 //!    to `Engine::apply_option` in `uci/engine.rs`; returning an error there rejects the
 //!    value and restores the old one.
@@ -110,6 +111,104 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
+/// A `check` option: [`Options::check`] reads it as a `bool`.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOption {
+    /// Its place in [`OPTIONS`].
+    pub id: OptionId,
+    /// The name, as announced.
+    pub name: &'static str,
+    /// Value at start-up.
+    pub default: bool,
+}
+
+/// A `spin` option: [`Options::spin`] reads it as an `i64`.
+#[derive(Clone, Copy, Debug)]
+pub struct SpinOption {
+    /// Its place in [`OPTIONS`].
+    pub id: OptionId,
+    /// The name, as announced.
+    pub name: &'static str,
+    /// Value at start-up.
+    pub default: i64,
+    /// Smallest accepted value.
+    pub min: i64,
+    /// Largest accepted value.
+    pub max: i64,
+}
+
+/// A `string` option: [`Options::string`] reads it as a `&str`.
+#[derive(Clone, Copy, Debug)]
+pub struct StringOption {
+    /// Its place in [`OPTIONS`].
+    pub id: OptionId,
+    /// The name, as announced.
+    pub name: &'static str,
+    /// Value at start-up.
+    pub default: &'static str,
+}
+
+/// A `button`: no value to read.
+#[derive(Clone, Copy, Debug)]
+pub struct ButtonOption {
+    /// Its place in [`OPTIONS`].
+    pub id: OptionId,
+    /// The name, as announced.
+    pub name: &'static str,
+}
+
+impl CheckOption {
+    /// Its line in the table.
+    pub const fn spec(self) -> OptionSpec {
+        OptionSpec {
+            id: self.id,
+            name: self.name,
+            kind: OptionKind::Check {
+                default: self.default,
+            },
+        }
+    }
+}
+
+impl SpinOption {
+    /// Its line in the table.
+    pub const fn spec(self) -> OptionSpec {
+        OptionSpec {
+            id: self.id,
+            name: self.name,
+            kind: OptionKind::Spin {
+                default: self.default,
+                min: self.min,
+                max: self.max,
+            },
+        }
+    }
+}
+
+impl StringOption {
+    /// Its line in the table.
+    pub const fn spec(self) -> OptionSpec {
+        OptionSpec {
+            id: self.id,
+            name: self.name,
+            kind: OptionKind::String {
+                default: self.default,
+            },
+        }
+    }
+}
+
+impl ButtonOption {
+    /// Its line in the table.
+    pub const fn spec(self) -> OptionSpec {
+        OptionSpec {
+            id: self.id,
+            name: self.name,
+            kind: OptionKind::Button,
+        }
+    }
+}
+
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: i64 = 16;
 /// Largest transposition table in MB.
@@ -119,171 +218,189 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 
 /// Every option the engine announces, in the order `uci` lists them.
 pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        id: OptionId::Hash,
-        name: "Hash",
-        kind: OptionKind::Spin {
-            default: DEFAULT_HASH_MB,
-            min: 1,
-            max: MAX_HASH_MB,
-        },
-    },
-    // Search threads (Lazy SMP, `search::Searcher::set_threads`).
-    OptionSpec {
-        id: OptionId::Threads,
-        name: "Threads",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: crate::search::MAX_THREADS as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::ClearHash,
-        name: "Clear Hash",
-        kind: OptionKind::Button,
-    },
-    OptionSpec {
-        id: OptionId::Ponder,
-        name: "Ponder",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::MultiPv,
-        name: "MultiPV",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 256,
-        },
-    },
-    OptionSpec {
-        id: OptionId::MoveOverhead,
-        name: "Move Overhead",
-        kind: OptionKind::Spin {
-            default: DEFAULT_MOVE_OVERHEAD_MS,
-            min: 0,
-            max: 5000,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Chess960,
-        name: "UCI_Chess960",
-        kind: OptionKind::Check { default: false },
-    },
-    // The opening book (`book::BookPlayer`). Off by default: tournament managers that
-    // bring their own openings must not be surprised.
-    OptionSpec {
-        id: OptionId::OwnBook,
-        name: "OwnBook",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::BookFile,
-        name: "BookFile",
-        kind: OptionKind::String {
-            default: BUILTIN_BOOK,
-        },
-    },
-    OptionSpec {
-        id: OptionId::BookDepth,
-        name: "BookDepth",
-        kind: OptionKind::Spin {
-            default: DEFAULT_BOOK_DEPTH as i64,
-            min: 0,
-            max: MAX_BOOK_DEPTH as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::BookVariety,
-        name: "BookVariety",
-        kind: OptionKind::Check { default: true },
-    },
-    // The evaluation: the network (embedded, or another file) or the hand-crafted one.
-    OptionSpec {
-        id: OptionId::UseNnue,
-        name: "UseNNUE",
-        kind: OptionKind::Check {
-            default: crate::nnue::USE_NNUE_BY_DEFAULT,
-        },
-    },
-    OptionSpec {
-        id: OptionId::EvalFile,
-        name: "EvalFile",
-        kind: OptionKind::String {
-            default: EMBEDDED_NETWORK,
-        },
-    },
-    // Endgame tablebases (`tablebase`, `search::TablebaseSettings`), named as every
-    // engine names them so GUIs and tournament managers fill them in.
-    OptionSpec {
-        id: OptionId::SyzygyPath,
-        name: "SyzygyPath",
-        kind: OptionKind::String { default: "<empty>" },
-    },
-    OptionSpec {
-        id: OptionId::SyzygyProbeDepth,
-        name: "SyzygyProbeDepth",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 100,
-        },
-    },
-    OptionSpec {
-        id: OptionId::SyzygyProbeLimit,
-        name: "SyzygyProbeLimit",
-        kind: OptionKind::Spin {
-            default: crate::tablebase::MAX_TABLE_PIECES as i64,
-            min: 0,
-            max: crate::tablebase::MAX_TABLE_PIECES as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Syzygy50MoveRule,
-        name: "Syzygy50MoveRule",
-        kind: OptionKind::Check { default: true },
-    },
-    // Win/draw/loss chances beside the score, as GUIs show them (`search::wdl`).
-    OptionSpec {
-        id: OptionId::ShowWdl,
-        name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
-    },
-    // Playing weaker (`search::strength`), with the names GUIs send.
-    OptionSpec {
-        id: OptionId::LimitStrength,
-        name: "UCI_LimitStrength",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::Elo,
-        name: "UCI_Elo",
-        kind: OptionKind::Spin {
-            default: crate::search::strength::MIN_ELO as i64,
-            min: crate::search::strength::MIN_ELO as i64,
-            max: crate::search::strength::MAX_ELO as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::SkillLevel,
-        name: "Skill Level",
-        kind: OptionKind::Spin {
-            default: 20,
-            min: 0,
-            max: 20,
-        },
-    },
-    OptionSpec {
-        id: OptionId::StrengthSeed,
-        name: "StrengthSeed",
-        kind: OptionKind::Spin {
-            default: 0,
-            min: 0,
-            max: i32::MAX as i64,
-        },
-    },
+    HASH.spec(),
+    THREADS.spec(),
+    CLEAR_HASH.spec(),
+    PONDER.spec(),
+    MULTI_PV.spec(),
+    MOVE_OVERHEAD.spec(),
+    CHESS960.spec(),
+    OWN_BOOK.spec(),
+    BOOK_FILE.spec(),
+    BOOK_DEPTH.spec(),
+    BOOK_VARIETY.spec(),
+    USE_NNUE.spec(),
+    EVAL_FILE.spec(),
+    SYZYGY_PATH.spec(),
+    SYZYGY_PROBE_DEPTH.spec(),
+    SYZYGY_PROBE_LIMIT.spec(),
+    SYZYGY_50_MOVE_RULE.spec(),
+    SHOW_WDL.spec(),
+    LIMIT_STRENGTH.spec(),
+    ELO.spec(),
+    SKILL_LEVEL.spec(),
+    STRENGTH_SEED.spec(),
 ];
+
+/// `Hash`.
+pub const HASH: SpinOption = SpinOption {
+    id: OptionId::Hash,
+    name: "Hash",
+    default: DEFAULT_HASH_MB,
+    min: 1,
+    max: MAX_HASH_MB,
+};
+// Search threads (Lazy SMP, `search::Searcher::set_threads`).
+/// `Threads`.
+pub const THREADS: SpinOption = SpinOption {
+    id: OptionId::Threads,
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: crate::search::MAX_THREADS as i64,
+};
+/// `Clear Hash`.
+pub const CLEAR_HASH: ButtonOption = ButtonOption {
+    id: OptionId::ClearHash,
+    name: "Clear Hash",
+};
+/// `Ponder`.
+pub const PONDER: CheckOption = CheckOption {
+    id: OptionId::Ponder,
+    name: "Ponder",
+    default: false,
+};
+/// `MultiPV`.
+pub const MULTI_PV: SpinOption = SpinOption {
+    id: OptionId::MultiPv,
+    name: "MultiPV",
+    default: 1,
+    min: 1,
+    max: 256,
+};
+/// `Move Overhead`.
+pub const MOVE_OVERHEAD: SpinOption = SpinOption {
+    id: OptionId::MoveOverhead,
+    name: "Move Overhead",
+    default: DEFAULT_MOVE_OVERHEAD_MS,
+    min: 0,
+    max: 5000,
+};
+/// `UCI_Chess960`.
+pub const CHESS960: CheckOption = CheckOption {
+    id: OptionId::Chess960,
+    name: "UCI_Chess960",
+    default: false,
+};
+// The opening book (`book::BookPlayer`). Off by default: tournament managers that
+// bring their own openings must not be surprised.
+/// `OwnBook`.
+pub const OWN_BOOK: CheckOption = CheckOption {
+    id: OptionId::OwnBook,
+    name: "OwnBook",
+    default: false,
+};
+/// `BookFile`.
+pub const BOOK_FILE: StringOption = StringOption {
+    id: OptionId::BookFile,
+    name: "BookFile",
+    default: BUILTIN_BOOK,
+};
+/// `BookDepth`.
+pub const BOOK_DEPTH: SpinOption = SpinOption {
+    id: OptionId::BookDepth,
+    name: "BookDepth",
+    default: DEFAULT_BOOK_DEPTH as i64,
+    min: 0,
+    max: MAX_BOOK_DEPTH as i64,
+};
+/// `BookVariety`.
+pub const BOOK_VARIETY: CheckOption = CheckOption {
+    id: OptionId::BookVariety,
+    name: "BookVariety",
+    default: true,
+};
+// The evaluation: the network (embedded, or another file) or the hand-crafted one.
+/// `UseNNUE`.
+pub const USE_NNUE: CheckOption = CheckOption {
+    id: OptionId::UseNnue,
+    name: "UseNNUE",
+    default: crate::nnue::USE_NNUE_BY_DEFAULT,
+};
+/// `EvalFile`.
+pub const EVAL_FILE: StringOption = StringOption {
+    id: OptionId::EvalFile,
+    name: "EvalFile",
+    default: EMBEDDED_NETWORK,
+};
+// Endgame tablebases (`tablebase`, `search::TablebaseSettings`), named as every
+// engine names them so GUIs and tournament managers fill them in.
+/// `SyzygyPath`.
+pub const SYZYGY_PATH: StringOption = StringOption {
+    id: OptionId::SyzygyPath,
+    name: "SyzygyPath",
+    default: "<empty>",
+};
+/// `SyzygyProbeDepth`.
+pub const SYZYGY_PROBE_DEPTH: SpinOption = SpinOption {
+    id: OptionId::SyzygyProbeDepth,
+    name: "SyzygyProbeDepth",
+    default: 1,
+    min: 1,
+    max: 100,
+};
+/// `SyzygyProbeLimit`.
+pub const SYZYGY_PROBE_LIMIT: SpinOption = SpinOption {
+    id: OptionId::SyzygyProbeLimit,
+    name: "SyzygyProbeLimit",
+    default: crate::tablebase::MAX_TABLE_PIECES as i64,
+    min: 0,
+    max: crate::tablebase::MAX_TABLE_PIECES as i64,
+};
+/// `Syzygy50MoveRule`.
+pub const SYZYGY_50_MOVE_RULE: CheckOption = CheckOption {
+    id: OptionId::Syzygy50MoveRule,
+    name: "Syzygy50MoveRule",
+    default: true,
+};
+// Win/draw/loss chances beside the score, as GUIs show them (`search::wdl`).
+/// `UCI_ShowWDL`.
+pub const SHOW_WDL: CheckOption = CheckOption {
+    id: OptionId::ShowWdl,
+    name: "UCI_ShowWDL",
+    default: false,
+};
+// Playing weaker (`search::strength`), with the names GUIs send.
+/// `UCI_LimitStrength`.
+pub const LIMIT_STRENGTH: CheckOption = CheckOption {
+    id: OptionId::LimitStrength,
+    name: "UCI_LimitStrength",
+    default: false,
+};
+/// `UCI_Elo`.
+pub const ELO: SpinOption = SpinOption {
+    id: OptionId::Elo,
+    name: "UCI_Elo",
+    default: crate::search::strength::MIN_ELO as i64,
+    min: crate::search::strength::MIN_ELO as i64,
+    max: crate::search::strength::MAX_ELO as i64,
+};
+/// `Skill Level`.
+pub const SKILL_LEVEL: SpinOption = SpinOption {
+    id: OptionId::SkillLevel,
+    name: "Skill Level",
+    default: 20,
+    min: 0,
+    max: 20,
+};
+/// `StrengthSeed`.
+pub const STRENGTH_SEED: SpinOption = SpinOption {
+    id: OptionId::StrengthSeed,
+    name: "StrengthSeed",
+    default: 0,
+    min: 0,
+    max: i32::MAX as i64,
+};
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
@@ -457,23 +574,24 @@ impl Options {
     }
 
     /// The value of a check option.
-    pub fn check(&self, id: OptionId) -> bool {
-        matches!(self.value(id), OptionValue::Check(true))
+    pub fn check(&self, option: CheckOption) -> bool {
+        matches!(self.value(option.id), OptionValue::Check(true))
     }
 
     /// The value of a spin option.
-    pub fn spin(&self, id: OptionId) -> i64 {
-        match self.value(id) {
+    pub fn spin(&self, option: SpinOption) -> i64 {
+        match self.value(option.id) {
             OptionValue::Spin(n) => *n,
-            other => unreachable!("{id:?} is no spin option: {other:?}"),
+            // Values are made from the table's kinds, and each handle makes its own line.
+            other => unreachable!("{} holds {other:?}", option.name),
         }
     }
 
-    /// The value of a string or combo option.
-    pub fn string(&self, id: OptionId) -> &str {
-        match self.value(id) {
+    /// The value of a string option.
+    pub fn string(&self, option: StringOption) -> &str {
+        match self.value(option.id) {
             OptionValue::Text(s) => s,
-            other => unreachable!("{id:?} is no string option: {other:?}"),
+            other => unreachable!("{} holds {other:?}", option.name),
         }
     }
 
@@ -506,11 +624,11 @@ mod tests {
     fn names_and_values_are_case_insensitive() {
         let mut o = Options::new();
         o.set("hash", Some("32")).unwrap();
-        assert_eq!(o.spin(OptionId::Hash), 32);
+        assert_eq!(o.spin(HASH), 32);
         o.set("  move overhead ", Some(" 100 ")).unwrap();
-        assert_eq!(o.spin(OptionId::MoveOverhead), 100);
+        assert_eq!(o.spin(MOVE_OVERHEAD), 100);
         o.set("uci_chess960", Some("TRUE")).unwrap();
-        assert!(o.check(OptionId::Chess960));
+        assert!(o.check(CHESS960));
     }
 
     #[test]
@@ -522,8 +640,8 @@ mod tests {
         assert!(o.set("Hash", None).is_err());
         assert!(o.set("Ponder", Some("yes")).is_err());
         assert!(o.set("Nonsense", Some("1")).is_err());
-        assert_eq!(o.spin(OptionId::Hash), DEFAULT_HASH_MB);
-        assert!(!o.check(OptionId::Ponder));
+        assert_eq!(o.spin(HASH), DEFAULT_HASH_MB);
+        assert!(!o.check(PONDER));
     }
 
     #[test]
@@ -531,18 +649,14 @@ mod tests {
         for (i, spec) in OPTIONS.iter().enumerate() {
             assert_eq!(spec.id as usize, i, "{}", spec.name);
         }
-        // Every value reads back with its own type.
+        // Every value starts as its handle's default.
         let o = Options::new();
         for spec in OPTIONS {
-            match spec.kind {
-                OptionKind::Check { default } => assert_eq!(o.check(spec.id), default),
-                OptionKind::Spin { default, .. } => assert_eq!(o.spin(spec.id), default),
-                OptionKind::String { default } | OptionKind::Combo { default, .. } => {
-                    assert_eq!(o.string(spec.id), default)
-                }
-                OptionKind::Button => {}
-            }
+            let value = o.value(spec.id).clone();
+            assert_eq!(value, spec.default_value(), "{}", spec.name);
         }
+        assert_eq!(o.string(EVAL_FILE), EMBEDDED_NETWORK);
+        assert_eq!(o.spin(THREADS), 1);
     }
 
     #[test]
