@@ -12,6 +12,7 @@ use std::thread;
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// The nice value of a yielding helper (Linux: 0 is normal, 19 the lowest priority).
+#[cfg(target_os = "linux")]
 const YIELDING_NICE: i32 = 19;
 
 /// How a worker thread competes for the cores.

@@ -264,6 +264,8 @@ fn check_file(path: &Path, kind: TableKind) -> Result<u64, String> {
 #[derive(Debug)]
 pub struct Staging {
     dir: PathBuf,
+    /// The folder as the prober is given it.
+    prober_path: String,
 }
 
 impl Staging {
@@ -271,18 +273,17 @@ impl Staging {
     pub fn new(scan: &Scan) -> Result<Staging, TbError> {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("ladya-syzygy-{}-{n}", std::process::id()));
-        // The prober splits its path at ':' and ';', so the folder's name must have none.
-        let text = dir
-            .to_str()
-            .filter(|s| !s.contains([':', ';']) || cfg!(windows))
-            .ok_or_else(|| {
-                TbError::Setup(format!("unusable temporary folder {}", dir.display()))
-            })?;
-        let _ = fs::remove_dir_all(text);
+        let name = format!("ladya-syzygy-{}-{n}", std::process::id());
+        let (dir, prober_path) = staging_place(&name).ok_or_else(|| {
+            TbError::Setup(format!(
+                "no folder for the tables whose path the prober can read (temporary folder {})",
+                std::env::temp_dir().display()
+            ))
+        })?;
+        let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir)
             .map_err(|e| TbError::Setup(format!("cannot create {}: {e}", dir.display())))?;
-        let staging = Staging { dir };
+        let staging = Staging { dir, prober_path };
         for table in &scan.tables {
             let target = fs::canonicalize(&table.path).unwrap_or_else(|_| table.path.clone());
             link(&target, &staging.dir.join(&table.name)).map_err(|e| {
@@ -292,10 +293,44 @@ impl Staging {
         Ok(staging)
     }
 
-    /// The folder.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The folder as the prober must be given it: the prober splits its path at every
+    /// ':' (on every system), so a Windows path goes without its drive letter.
+    pub fn prober_path(&self) -> &str {
+        &self.prober_path
     }
+}
+
+/// Where the staging folder `name` goes, and its path for the prober (no ':' or ';').
+#[cfg(not(windows))]
+fn staging_place(name: &str) -> Option<(PathBuf, String)> {
+    let dir = std::env::temp_dir().join(name);
+    let text = dir
+        .to_str()
+        .filter(|s| !s.contains([':', ';']))?
+        .to_string();
+    Some((dir, text))
+}
+
+/// Where the staging folder `name` goes, and its path for the prober (no ':' or ';').
+/// The prober would read `C:\Temp\x` as the two folders `C` and `\Temp\x`, so it gets the
+/// path without its drive (`\Temp\x`), which Windows reads on the current directory's
+/// drive: the temporary folder when it is on that drive, else a folder in the current
+/// directory, given relative to it.
+#[cfg(windows)]
+fn staging_place(name: &str) -> Option<(PathBuf, String)> {
+    let cwd = std::env::current_dir().ok()?;
+    let drive = |p: &Path| -> Option<String> {
+        let s = p.to_str()?;
+        let s = s.strip_prefix(r"\\?\").unwrap_or(s);
+        (s.as_bytes().get(1) == Some(&b':')).then(|| s[..2].to_ascii_uppercase())
+    };
+    let temp = std::env::temp_dir().join(name);
+    let temp_text = temp.to_str()?;
+    let temp_text = temp_text.strip_prefix(r"\\?\").unwrap_or(temp_text);
+    if drive(&temp).is_some() && drive(&temp) == drive(&cwd) && !temp_text[2..].contains(';') {
+        return Some((temp.clone(), temp_text[2..].to_string()));
+    }
+    (!name.contains([':', ';'])).then(|| (cwd.join(name), name.to_string()))
 }
 
 impl Drop for Staging {

@@ -103,10 +103,7 @@ pub fn load(spec: &str) -> LoadReport {
             return report;
         }
     };
-    let Some(dir) = staging.dir().to_str() else {
-        return report;
-    };
-    match TableBases::<Adapter>::new(dir) {
+    match TableBases::<Adapter>::new(staging.prober_path()) {
         Ok(tables) => {
             let (wdl, dtz) = scan.counts();
             report.wdl = wdl;
