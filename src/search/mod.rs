@@ -118,6 +118,7 @@ impl Search<'_> {
             self.acc.push_move(pos, mv);
         }
         pos.make_move(mv);
+        self.tt.prefetch(pos.key());
     }
 
     /// Takes back the move made with [`Search::make`].
@@ -145,6 +146,7 @@ impl Search<'_> {
             self.acc.push_null();
         }
         pos.make_null_move();
+        self.tt.prefetch(pos.key());
     }
 
     /// Takes back the null move made with [`Search::make_null`].

@@ -178,6 +178,29 @@ impl TranspositionTable {
         &self.clusters[index]
     }
 
+    /// Starts loading `key`'s cluster into the cache. The search calls it as soon as a
+    /// move is made, so that the child's probe, a little later, finds the line there: the
+    /// probe was a fifth of `bench`'s time, mostly waiting for memory.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cluster: *const Cluster = self.cluster(key);
+            // SAFETY: a prefetch only hints the cache and cannot fault; the address is a
+            // cluster of this table; SSE, which the instruction needs, is part of every
+            // x86-64 CPU.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    cluster.cast::<i8>(),
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, with mate scores seen from `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         for slot in &self.cluster(key).slots {
