@@ -89,3 +89,52 @@ fn a_blunder_is_marked_and_the_better_move_given() {
     assert_eq!(black.blunders, 1);
     assert!(black.accuracy < analysed.summary(ladya::Color::White).accuracy);
 }
+
+#[test]
+fn the_html_report_stands_alone_with_graph_moves_and_a_diagram_of_the_blunder() {
+    let pgn = "[White \"W<1>\"]\n[Black \"B&B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let games = parse_pgn(pgn);
+    let mut searcher = Searcher::new(16);
+    let analysed = analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap();
+    let html = ladya::analyse::html_report(&[analysed], "Report <test>").unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    // Names are escaped, never markup.
+    assert!(html.contains("W&lt;1&gt; - B&amp;B") && html.contains("Report &lt;test&gt;"));
+    // The accuracy table, the graph, every move, the blunder with its better move.
+    assert!(html.contains("<th>accuracy</th>"));
+    assert_eq!(html.matches("<svg").count(), 2, "the graph and one diagram");
+    for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Qxf7#"] {
+        assert!(html.contains(&format!(">{san}<")), "{san}");
+    }
+    assert!(html.contains("class=\"blunder\">Nf6??</span>"));
+    assert!(
+        html.contains("aria-label=\"3... Nf6??\""),
+        "the diagram of the blunder"
+    );
+    // Self-contained: nothing is fetched (the only address is SVG's namespace).
+    let without_namespace = html.replace("http://www.w3.org/2000/svg", "");
+    for outside in ["http:", "https:", "src=", "href=", "@import"] {
+        assert!(!without_namespace.contains(outside), "{outside}");
+    }
+}
+
+#[test]
+fn a_board_diagram_has_every_piece_and_both_arrows() {
+    let pos = ladya::Position::startpos();
+    let e4 = pos.parse_uci_move("e2e4").unwrap();
+    let d4 = pos.parse_uci_move("d2d4").unwrap();
+    let svg = ladya::analyse::board_svg(&pos, e4, Some(d4), "start");
+    assert_eq!(svg.matches("<text").count(), 32);
+    assert_eq!(svg.matches("<rect").count(), 64);
+    assert_eq!(svg.matches("<line").count(), 2);
+    // a1 is dark, h1 light.
+    assert!(svg.contains("<rect x=\"0\" y=\"308\" width=\"44\" height=\"44\" fill=\"#b58863\"/>"));
+    assert!(svg.contains("<rect x=\"308\" y=\"308\" width=\"44\" height=\"44\" fill=\"#f0d9b5\"/>"));
+    // The engine's move is drawn only where it differs.
+    assert_eq!(
+        ladya::analyse::board_svg(&pos, e4, Some(e4), "x")
+            .matches("<line")
+            .count(),
+        1
+    );
+}

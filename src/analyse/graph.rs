@@ -69,6 +69,19 @@ pub fn draw_graph(games: &[GameAnalysis], path: &Path) -> Result<(), GraphError>
     root.present().map_err(|e| draw(&e))
 }
 
+/// The graph of one game as an SVG document (for the HTML report).
+pub fn graph_svg(game: &GameAnalysis) -> Result<String, GraphError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, PANEL).into_drawing_area();
+        let draw = |e: &dyn fmt::Display| GraphError::Draw(e.to_string());
+        root.fill(&WHITE).map_err(|e| draw(&e))?;
+        draw_panel(&root, game).map_err(|e| draw(&e))?;
+        root.present().map_err(|e| draw(&e))?;
+    }
+    Ok(svg)
+}
+
 /// The x of a move: its move number, Black's half a move later.
 fn move_x(m: &super::MoveAnalysis) -> f64 {
     m.fullmove as f64

@@ -10,15 +10,20 @@
 //! is the engine's own choice drops nothing, whatever the scores say.
 //!
 //! Files: `judge.rs` turns scores into winning chances, marks and accuracy; `annotate.rs`
-//! writes the annotated PGN; `graph.rs` draws the evaluation graph.
+//! writes the annotated PGN; `graph.rs` draws the evaluation graph; `diagram.rs` a board;
+//! `report.rs` the HTML report.
 
 mod annotate;
+mod diagram;
 mod graph;
 pub mod judge;
+mod report;
 
 pub use annotate::annotated_pgn;
-pub use graph::{draw_graph, GraphError};
+pub use diagram::board_svg;
+pub use graph::{draw_graph, graph_svg, GraphError};
 pub use judge::Mark;
+pub use report::html_report;
 
 use crate::board::Position;
 use crate::book::PgnGame;

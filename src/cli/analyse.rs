@@ -36,6 +36,10 @@ pub struct AnalyseArgs {
     /// Write the annotated PGN here instead of to stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write an HTML report (one page, nothing else needed to view it): accuracy, graph,
+    /// moves with marks and better moves, a diagram at each mistake and blunder.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
     /// Draw each game's evaluation graph into this SVG file.
     #[arg(long)]
     pub graph: Option<PathBuf>,
@@ -63,6 +67,13 @@ impl AnalyseArgs {
 
 /// Runs `ladya analyse`; `say` prints a line to stdout.
 pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
+    // Output problems are reported before the analysis, not after minutes of it.
+    if let Some(html) = &args.html {
+        let dir = html.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            bail!("cannot write {}: no such directory", html.display());
+        }
+    }
     if let Some(graph) = &args.graph {
         if !graph
             .extension()
@@ -150,6 +161,17 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
     if let Some(graph) = &args.graph {
         analyse::draw_graph(&analysed, graph)?;
         report.push(format!("graph drawn to {}", graph.display()));
+    }
+    if let Some(html) = &args.html {
+        let title = format!(
+            "Ladya's analysis of {}",
+            args.file
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        );
+        std::fs::write(html, analyse::html_report(&analysed, &title)?)
+            .with_context(|| format!("cannot write {}", html.display()))?;
+        report.push(format!("report written to {}", html.display()));
     }
     for line in report {
         // With the PGN on stdout, the report goes to stderr so the PGN stays clean.
