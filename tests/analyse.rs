@@ -138,3 +138,24 @@ fn a_board_diagram_has_every_piece_and_both_arrows() {
         1
     );
 }
+
+#[test]
+fn the_graph_is_written_as_png_or_svg_by_the_name() {
+    let pgn = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let games = parse_pgn(pgn);
+    let mut searcher = Searcher::new(16);
+    let analysed = vec![analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap()];
+    let dir = std::env::temp_dir().join(format!("ladya-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    ladya::analyse::draw_graph(&analysed, &dir.join("g.png")).unwrap();
+    let png = std::fs::read(dir.join("g.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // Width and height from the IHDR chunk: one 900 x 320 panel.
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 900);
+    assert_eq!(u32::from_be_bytes(png[20..24].try_into().unwrap()), 320);
+    ladya::analyse::draw_graph(&analysed, &dir.join("g.SVG")).unwrap();
+    let svg = std::fs::read_to_string(dir.join("g.SVG")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("Blunder"));
+    assert!(ladya::analyse::draw_graph(&analysed, &dir.join("g.gif")).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}

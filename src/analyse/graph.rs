@@ -1,12 +1,48 @@
 //! The evaluation graph: for each game, White's winning chances (from -1, Black wins, to
 //! +1, White wins) after every move, with the inaccuracies, mistakes and blunders marked;
-//! one panel per game, stacked, in one SVG file.
+//! one panel per game, stacked, in one SVG or PNG file (by the name's extension). The PNG's
+//! text is drawn with DejaVu Sans, embedded in the binary (`assets/fonts`), so no system
+//! font is needed.
 
 use super::judge::winning_chances;
 use super::{GameAnalysis, Mark};
 use plotters::prelude::*;
 use std::fmt;
 use std::path::Path;
+use std::sync::Once;
+
+/// DejaVu Sans (its licence beside it in `assets/fonts`): the font of every graph's text.
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Registers the embedded font as plotters' `sans-serif`, once per process.
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is a valid TrueType file, checked by the tests that draw a PNG.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// The file formats a graph is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphFormat {
+    /// Scalable, for pages and documents.
+    Svg,
+    /// A bitmap, for pasting anywhere.
+    Png,
+}
+
+impl GraphFormat {
+    /// The format a file name asks for, by its extension (`.svg` or `.png`).
+    pub fn of(path: &Path) -> Option<GraphFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "svg" => Some(GraphFormat::Svg),
+            "png" => Some(GraphFormat::Png),
+            _ => None,
+        }
+    }
+}
 
 /// Size of one game's panel in pixels.
 const PANEL: (u32, u32) = (900, 320);
@@ -16,7 +52,7 @@ const MARK_RADIUS: u32 = 5;
 /// Why the graph was not drawn.
 #[derive(Debug)]
 pub enum GraphError {
-    /// The file name does not end in `.svg`.
+    /// The file name ends neither in `.svg` nor in `.png`.
     Format(String),
     /// Nothing to draw.
     NoGames,
@@ -29,7 +65,8 @@ impl fmt::Display for GraphError {
         match self {
             GraphError::Format(name) => write!(
                 f,
-                "cannot draw {name}: the graph is written as SVG, give a name ending in .svg"
+                "cannot draw {name}: the graph is written as SVG or PNG, give a name ending \
+                 in .svg or .png"
             ),
             GraphError::NoGames => write!(f, "no analysed game to draw"),
             GraphError::Draw(e) => write!(f, "cannot draw the graph: {e}"),
@@ -48,19 +85,26 @@ fn mark_colour(mark: Mark) -> RGBColor {
     }
 }
 
-/// Draws the graph of `games` into `path` (an `.svg` file).
+/// Draws the graph of `games` into `path` (an `.svg` or `.png` file).
 pub fn draw_graph(games: &[GameAnalysis], path: &Path) -> Result<(), GraphError> {
-    let is_svg = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-    if !is_svg {
-        return Err(GraphError::Format(path.display().to_string()));
-    }
+    let format =
+        GraphFormat::of(path).ok_or_else(|| GraphError::Format(path.display().to_string()))?;
     if games.is_empty() {
         return Err(GraphError::NoGames);
     }
+    register_font();
     let size = (PANEL.0, PANEL.1 * games.len() as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    match format {
+        GraphFormat::Svg => draw_panels(SVGBackend::new(path, size).into_drawing_area(), games),
+        GraphFormat::Png => draw_panels(BitMapBackend::new(path, size).into_drawing_area(), games),
+    }
+}
+
+/// Every game's panel, one below the other, on `root`.
+fn draw_panels<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    games: &[GameAnalysis],
+) -> Result<(), GraphError> {
     let draw = |e: &dyn fmt::Display| GraphError::Draw(e.to_string());
     root.fill(&WHITE).map_err(|e| draw(&e))?;
     for (panel, game) in root.split_evenly((games.len(), 1)).iter().zip(games) {
@@ -71,14 +115,12 @@ pub fn draw_graph(games: &[GameAnalysis], path: &Path) -> Result<(), GraphError>
 
 /// The graph of one game as an SVG document (for the HTML report).
 pub fn graph_svg(game: &GameAnalysis) -> Result<String, GraphError> {
+    register_font();
     let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, PANEL).into_drawing_area();
-        let draw = |e: &dyn fmt::Display| GraphError::Draw(e.to_string());
-        root.fill(&WHITE).map_err(|e| draw(&e))?;
-        draw_panel(&root, game).map_err(|e| draw(&e))?;
-        root.present().map_err(|e| draw(&e))?;
-    }
+    draw_panels(
+        SVGBackend::with_string(&mut svg, PANEL).into_drawing_area(),
+        std::slice::from_ref(game),
+    )?;
     Ok(svg)
 }
 

@@ -21,7 +21,7 @@ mod report;
 
 pub use annotate::annotated_pgn;
 pub use diagram::board_svg;
-pub use graph::{draw_graph, graph_svg, GraphError};
+pub use graph::{draw_graph, graph_svg, GraphError, GraphFormat};
 pub use judge::Mark;
 pub use report::html_report;
 

@@ -40,7 +40,7 @@ pub struct AnalyseArgs {
     /// moves with marks and better moves, a diagram at each mistake and blunder.
     #[arg(long)]
     pub html: Option<PathBuf>,
-    /// Draw each game's evaluation graph into this SVG file.
+    /// Draw each game's evaluation graph into this file: SVG or PNG, by its extension.
     #[arg(long)]
     pub graph: Option<PathBuf>,
 }
@@ -75,10 +75,7 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
         }
     }
     if let Some(graph) = &args.graph {
-        if !graph
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
-        {
+        if analyse::GraphFormat::of(graph).is_none() {
             bail!(
                 "{}",
                 analyse::GraphError::Format(graph.display().to_string())
