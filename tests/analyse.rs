@@ -68,13 +68,19 @@ fn annotated_pgn_reads_back_with_every_move_and_eval() {
     }
 }
 
+/// 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#, analysed: Black's third move allows mate.
+fn scholars_mate(white: &str, black: &str) -> ladya::analyse::GameAnalysis {
+    let pgn = format!(
+        "[White \"{white}\"]\n[Black \"{black}\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+    );
+    let games = parse_pgn(&pgn);
+    let mut searcher = Searcher::new(16);
+    analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap()
+}
+
 #[test]
 fn a_blunder_is_marked_and_the_better_move_given() {
-    // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#: Black's third move allows mate.
-    let pgn = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-    let games = parse_pgn(pgn);
-    let mut searcher = Searcher::new(16);
-    let analysed = analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap();
+    let analysed = scholars_mate("W", "B");
     let nf6 = &analysed.moves[5];
     assert_eq!(nf6.san, "Nf6");
     assert_eq!(nf6.mark, Mark::Blunder);
@@ -92,10 +98,7 @@ fn a_blunder_is_marked_and_the_better_move_given() {
 
 #[test]
 fn the_html_report_stands_alone_with_graph_moves_and_a_diagram_of_the_blunder() {
-    let pgn = "[White \"W<1>\"]\n[Black \"B&B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-    let games = parse_pgn(pgn);
-    let mut searcher = Searcher::new(16);
-    let analysed = analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap();
+    let analysed = scholars_mate("W<1>", "B&B");
     let html = ladya::analyse::html_report(&[analysed], "Report <test>").unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     // Names are escaped, never markup.
@@ -141,10 +144,7 @@ fn a_board_diagram_has_every_piece_and_both_arrows() {
 
 #[test]
 fn the_graph_is_written_as_png_or_svg_by_the_name() {
-    let pgn = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-    let games = parse_pgn(pgn);
-    let mut searcher = Searcher::new(16);
-    let analysed = vec![analyse_game(&games[0], &mut searcher, &limits(), &mut || {}).unwrap()];
+    let analysed = vec![scholars_mate("W", "B")];
     let dir = std::env::temp_dir().join(format!("ladya-graph-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     ladya::analyse::draw_graph(&analysed, &dir.join("g.png")).unwrap();
