@@ -62,7 +62,7 @@ fn main() -> Result<()> {
         Some(Command::Texel(args)) => cli::texel::run(args),
         Some(Command::Train(args)) => cli::train::run(&args),
         Some(Command::Book(command)) => {
-            say(&ladya::book::run(&command)?);
+            say(&cli::book::run(&command)?);
             Ok(())
         }
     }

@@ -492,30 +492,44 @@ fn default_book_is_the_build_of_its_source() {
     }
 }
 
+/// `ladya book ARGS…` through the binary: its stdout, or its stderr on failure.
+fn ladya_book(args: &str) -> Result<String, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_ladya"))
+        .arg("book")
+        .args(args.split_whitespace())
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).trim_end().to_string();
+    if out.status.success() {
+        Ok(text(&out.stdout))
+    } else {
+        Err(text(&out.stderr))
+    }
+}
+
 #[test]
 fn cli_builds_and_probes() {
-    let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     let pgn = temp_path("cli.pgn");
     let out = temp_path("cli.bin");
     std::fs::write(&pgn, SMALL_PGN).unwrap();
     let (pgn, out) = (pgn.to_str().unwrap(), out.to_str().unwrap());
-    let summary = ladya::book::run_cli(&args(&format!(
+    let summary = ladya_book(&format!(
         "build --pgn {pgn} --out {out} --plies 4 --min-games 1"
-    )))
+    ))
     .unwrap();
     assert!(summary.contains("wrote"), "{summary}");
-    let report = ladya::book::run_cli(&args(&format!("probe --book {out}"))).unwrap();
+    let report = ladya_book(&format!("probe --book {out}")).unwrap();
     assert!(report.contains("key  463b96181691fc9c"), "{report}");
     assert!(report.contains("e2e4   e4"), "{report}");
     // A FEN may come unquoted, split over several arguments; --moves plays on from it.
-    let report = ladya::book::run_cli(&args(&format!(
+    let report = ladya_book(&format!(
         "probe --book {out} --fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
          --moves e4 e7e5"
-    )))
+    ))
     .unwrap();
     assert!(report.contains("g1f3   Nf3"), "{report}");
     // Without --out, the book goes next to the input.
-    let summary = ladya::book::run_cli(&args(&format!("build --pgn {pgn}"))).unwrap();
+    let summary = ladya_book(&format!("build --pgn {pgn}")).unwrap();
     let default_out = pgn.replace(".pgn", ".bin");
     assert!(summary.ends_with(&default_out), "{summary}");
     assert!(Book::open(&default_out).is_ok());
@@ -536,8 +550,15 @@ fn cli_builds_and_probes() {
         "probe --book /nonexistent.bin",
         "probe --colour red",
     ] {
-        assert!(ladya::book::run_cli(&args(bad)).is_err(), "{bad:?}");
+        let error = ladya_book(bad).unwrap_err();
+        assert!(!error.is_empty(), "{bad:?}: no message");
     }
+    // The library's own requests say what is wrong without a command line.
+    let neither = ladya::book::build(&ladya::book::BuildRequest::default()).unwrap_err();
+    assert!(
+        neither.to_string().contains("exactly one of --pgn"),
+        "{neither}"
+    );
 }
 
 // ---- The book in UCI play --------------------------------------------------------------

@@ -6,10 +6,10 @@
 //! the binary; `tests/book.rs` checks that the committed file matches its source.
 
 mod builder;
-mod cli;
 mod error;
 mod key;
 mod lines;
+mod make;
 mod notation;
 mod pgn;
 mod player;
@@ -18,13 +18,13 @@ pub mod random;
 mod select;
 
 pub use builder::{BookBuilder, GameResult, DRAW_WEIGHT, WIN_WEIGHT};
-pub use cli::{
-    build_from_lines, build_from_pgn, probe_report, run, run_cli, usage, BookCli, BookCommand,
-    BuildArgs, ProbeArgs,
-};
 pub use error::BookError;
 pub use key::{has_standard_castling, polyglot_key};
 pub use lines::{parse_lines, OpeningLine};
+pub use make::{
+    build, build_from_lines, build_from_pgn, probe, probe_report, BuildRequest, ProbeRequest,
+    DEFAULT_MIN_GAMES, DEFAULT_PGN_PLIES,
+};
 pub use notation::parse_move;
 pub use pgn::{parse_pgn, PgnGame, PlayedGame};
 pub use player::{

@@ -58,7 +58,7 @@ pub enum Command {
     },
     /// Build opening books from PGN or opening lines, and probe them.
     #[command(subcommand)]
-    Book(ladya::book::BookCommand),
+    Book(super::book::BookCommand),
     /// Self-play at a fixed node budget, writing quiet positions with score and result
     /// (packed 32-byte records, or `FEN | score | result` lines with --text); resumable.
     Datagen(DatagenArgs),

@@ -15,6 +15,7 @@ macro_rules! say {
 pub mod analyse;
 pub mod args;
 pub mod bench;
+pub mod book;
 pub mod data;
 pub mod datagen;
 pub mod epd;

@@ -1,4 +1,5 @@
-//! `ladya book ...`: build books from PGN or opening lines, and probe them.
+//! Building books from PGN or opening lines, and probing them: what `ladya book build`
+//! and `ladya book probe` do (their command line is the binary's, `src/cli/book.rs`).
 
 use super::builder::{BookBuilder, GameResult};
 use super::error::BookError;
@@ -15,90 +16,40 @@ pub const DEFAULT_PGN_PLIES: usize = 24;
 /// Default `--min-games` for PGN books.
 pub const DEFAULT_MIN_GAMES: u32 = 1;
 
-/// `ladya book ...`, parsed by clap like every other subcommand.
-#[derive(clap::Parser, Debug)]
-#[command(name = "ladya book", about = "Build opening books and probe them")]
-pub struct BookCli {
-    /// What to do.
-    #[command(subcommand)]
-    pub command: BookCommand,
-}
-
-/// The book subcommands.
-#[derive(clap::Subcommand, Debug)]
-pub enum BookCommand {
-    /// Build a Polyglot book from PGN games (2 points a win, 1 a draw) or opening lines.
-    Build(BuildArgs),
-    /// List the book moves of a position with their weights.
-    Probe(ProbeArgs),
-}
-
-/// Options of `ladya book build`.
-#[derive(clap::Args, Debug)]
-pub struct BuildArgs {
-    /// PGN games to learn from.
-    #[arg(long, required_unless_present = "lines", conflicts_with = "lines")]
-    pub pgn: Option<String>,
-    /// An opening-lines file (`book/lines.txt` format).
-    #[arg(long)]
-    pub lines: Option<String>,
-    /// The book to write (default: the input's name with the extension .bin).
-    #[arg(long)]
-    pub out: Option<String>,
-    /// Plies of each game or line that go into the book (PGN default 24, lines: all).
-    #[arg(long)]
-    pub plies: Option<usize>,
-    /// A move must appear in at least this many games or lines.
-    #[arg(long, default_value_t = DEFAULT_MIN_GAMES)]
-    pub min_games: u32,
-}
-
-/// Options of `ladya book probe`.
-#[derive(clap::Args, Debug)]
-pub struct ProbeArgs {
-    /// The position (default: the start position); quoted, or as separate words.
-    #[arg(long, num_args = 1..=6)]
-    pub fen: Vec<String>,
-    /// Moves played from the position first (SAN or UCI).
-    #[arg(long, num_args = 1..)]
-    pub moves: Vec<String>,
-    /// The book (default: the built-in book).
-    #[arg(long)]
-    pub book: Option<String>,
-}
-
-/// How to use `ladya book` (clap's help).
-pub fn usage() -> String {
-    use clap::CommandFactory;
-    BookCli::command().render_help().to_string()
-}
-
-/// Runs `ladya book` with the arguments after `book` (for tests and scripts: the
-/// binary parses them itself and calls [`run`]); returns the text to print.
-pub fn run_cli(args: &[String]) -> Result<String, BookError> {
-    use clap::Parser;
-    let cli = BookCli::try_parse_from(
-        std::iter::once("ladya book".to_string()).chain(args.iter().cloned()),
-    )
-    .map_err(|e| BookError::Usage(e.to_string()))?;
-    run(&cli.command)
-}
-
-/// Runs a parsed `ladya book` command; returns the text to print.
-pub fn run(command: &BookCommand) -> Result<String, BookError> {
-    match command {
-        BookCommand::Build(args) => build(args),
-        BookCommand::Probe(args) => probe(args),
-    }
-}
-
 fn read_text(path: &str) -> Result<String, BookError> {
     let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
     // PGN files in the wild are often Latin-1; names may garble, moves are ASCII.
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn build(args: &BuildArgs) -> Result<String, BookError> {
+/// What `ladya book build` asks for.
+#[derive(Clone, Debug, Default)]
+pub struct BuildRequest {
+    /// PGN games to learn from (exactly one of `pgn` and `lines`).
+    pub pgn: Option<String>,
+    /// An opening-lines file (`book/lines.txt` format).
+    pub lines: Option<String>,
+    /// The book to write (default: the input's name with the extension .bin).
+    pub out: Option<String>,
+    /// Plies of each game or line that go into the book (PGN default 24, lines: all).
+    pub plies: Option<usize>,
+    /// A move must appear in at least this many games or lines.
+    pub min_games: u32,
+}
+
+/// What `ladya book probe` asks for.
+#[derive(Clone, Debug, Default)]
+pub struct ProbeRequest {
+    /// The position's FEN fields (empty: the start position).
+    pub fen: Vec<String>,
+    /// Moves played from the position first (SAN or UCI).
+    pub moves: Vec<String>,
+    /// The book (default: the built-in book).
+    pub book: Option<String>,
+}
+
+/// Builds and writes the book `args` asks for; returns the line to print.
+pub fn build(args: &BuildRequest) -> Result<String, BookError> {
     let min_games = args.min_games;
     let (input, (book, summary)) = match (&args.pgn, &args.lines) {
         (Some(pgn), None) => {
@@ -195,7 +146,8 @@ pub fn build_from_lines(
     Ok((builder.finish(min_games)?, summary))
 }
 
-fn probe(args: &ProbeArgs) -> Result<String, BookError> {
+/// The book moves of the position `args` names, as `ladya book probe` prints them.
+pub fn probe(args: &ProbeRequest) -> Result<String, BookError> {
     let (book, name) = match &args.book {
         None => (builtin_book()?, BUILTIN_BOOK.to_string()),
         Some(path) => (Book::open(path)?, path.clone()),
