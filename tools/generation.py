@@ -109,8 +109,9 @@ def generations():
     return (int(shipped.group(1)) if shipped else 0), max(numbers, default=0) + 1
 
 
-def run_until(cmd, deadline, out_path, stop=signal.SIGINT):
-    """Runs cmd with its output to out_path; stops it with `stop` at the deadline."""
+def run_until(cmd, deadline, out_path, stop=signal.SIGTERM):
+    """Runs cmd with its output to out_path; stops it with `stop` at the deadline (not
+    SIGINT: a shell ignores it in the jobs it starts in the background, and so do they)."""
     with open(out_path, "a") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
                                 preexec_fn=lambda: os.nice(2))
