@@ -182,6 +182,7 @@ def step_publish(st, work, args):
         subprocess.run(["xz", "-6", "-T2", "-c", d["out"]], stdout=f, check=True)
     shutil.copy(d["out"] + ".progress", SELFPLAY / name.replace(".bin", ".progress"))
     stats = sh([str(work / "ladya"), "data", "stats", d["out"]])
+    stats = stats.split("score histogram")[0]  # the summary lines, not the histogram
     st["publish"] = {"file": target.name, "sha256": sha256(target),
                      "mb": round(target.stat().st_size / 1e6, 2)}
     readme = SELFPLAY / "README.md"
@@ -192,7 +193,7 @@ def step_publish(st, work, args):
              f"at commit `{st['build']['commit']}`, packed 32-byte records, made by `tools/generation.py` "
              f"for generation {st['gen']} in {d['seconds'] // 60} minutes ({d['rate']} positions a second "
              f"with {args.threads} threads on this kind of 2-core machine):\n\n```\n"
-             f"ladya {' '.join(Path(a).name if a.startswith('/') and a.endswith('.epd') else a for a in d['cmd'][1:])}\n```\n\n"
+             f"ladya {' '.join(Path(a).name if a.startswith('/') else a for a in d['cmd'][1:])}\n```\n\n"
              f"`{name.replace('.bin', '.progress')}` is the generator's sidecar. {st['publish']['mb']} MB "
              f"compressed, sha256 `{st['publish']['sha256']}`. `ladya data stats`:\n\n```\n{stats.strip()}\n```\n")
     if total:
