@@ -330,7 +330,7 @@ def step_sprt(st, work, args, deadline):
                   "elo": penta[-1][0] if penta else "?", "err": penta[-1][1] if penta else "?",
                   "verdict": verdict[-1] if verdict else "no games", "h1": bool(verdict and "H1 accepted" in verdict[-1]),
                   "cmd": "python3 ../shared/tools/match.py " + " ".join(
-                      str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd[3:])}
+                      str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd[2:])}
     log(work, f"SPRT: {w}-{l}-{d}, {st['sprt']['elo']} +- {st['sprt']['err']}: {st['sprt']['verdict']}")
 
 
