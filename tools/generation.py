@@ -13,7 +13,8 @@ A generation:
     converted once into a cache), then the new games last, so the held-out 5% are the
     newest games;
  4. trains two networks on it: warm-started from the shipped network's float weights
-    (`nets/default.float`, else the quantized `nets/default.nnue`) and from scratch;
+    (`nets/default.float`, else the quantized `nets/default.nnue`; `--init NET` names
+    another start, such as an unshipped candidate) and from scratch;
  5. picks the better by a fixed-node match between them (a tie goes to the lower
     validation loss);
  6. plays the pick against the shipped network: a fixed-node gauntlet, then an SPRT at
@@ -128,17 +129,21 @@ def run_until(cmd, deadline, out_path, stop=signal.SIGTERM):
     return proc.returncode == 0
 
 
-def step_build(st, work):
+def step_build(st, work, args):
     commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).strip()
     dirty = bool(sh(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT).strip())
     log(work, f"building {commit}{' (uncommitted changes)' if dirty else ''}")
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     shutil.copy(ROOT / "target" / "release" / "ladya", work / "ladya")
     shutil.copy(NETS / "default.nnue", work / "base.nnue")
-    init = NETS / "default.float" if (NETS / "default.float").exists() else NETS / "default.nnue"
-    shutil.copy(init, work / ("base" + init.suffix))
+    if args.init:
+        init = Path(args.init).resolve()
+    else:
+        init = NETS / "default.float" if (NETS / "default.float").exists() else NETS / "default.nnue"
+    shutil.copy(init, work / ("init" + init.suffix))
+    named = init.relative_to(ROOT) if init.is_relative_to(ROOT) else init
     st["build"] = {"commit": commit, "dirty": dirty, "base_hash": f"{net_hash(work / 'base.nnue'):016x}",
-                   "init": f"nets/{init.name}", "init_file": str(work / ("base" + init.suffix))}
+                   "init": str(named), "init_file": str(work / ("init" + init.suffix))}
 
 
 def sidecar(path):
@@ -173,6 +178,11 @@ def step_datagen(st, work, args, deadline):
 def step_publish(st, work, args):
     """Copies the new games to ../shared/data/selfplay with their sidecar and a README entry."""
     d = st["datagen"]
+    if not os.access(SELFPLAY, os.W_OK):
+        st["publish"] = {"file": None, "kept": d["out"]}
+        log(work, f"{SELFPLAY} is read-only: the games stay in {d['out']} (pass them to the next "
+                  "generation with --replay while this machine lasts)")
+        return
     name = f"ladya_gen{st['shipped']}_5k_seed{args.seed}.bin"
     target = SELFPLAY / (name + ".xz")
     if target.exists():
@@ -239,6 +249,8 @@ def step_data(st, work):
                     subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
             tmp.replace(bin_path)
         files.append({"file": src.name, "path": str(bin_path), "positions": bin_path.stat().st_size // 32})
+    for extra in st.get("replay", []):
+        files.append({"file": Path(extra).name, "path": extra, "positions": Path(extra).stat().st_size // 32})
     new = st["datagen"]["out"]
     files.append({"file": Path(new).name, "new": True, "path": new,
                   "positions": Path(new).stat().st_size // 32})
@@ -382,8 +394,12 @@ def entry(st, args):
                   f"kept as `nets/gen{s}.nnue`.", ""]
     else:
         lines += [f"Generation {s} stays the default.", ""]
+    flags = (f" --train-reserve {args.train_reserve:g}" if args.train_reserve != TRAIN_RESERVE_MIN else "") + \
+            (f" --sprt-reserve {args.sprt_reserve:g}" if args.sprt_reserve != SPRT_RESERVE_MIN else "") + \
+            (f" --init {b['init']}" if args.init else "") + \
+            "".join(f" --replay {Path(f).name}" for f in st.get("replay", []))
     lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
-              f"--threads {args.threads}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
+              f"--threads {args.threads}{flags}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
               f"the generator and the trainer of that build; wall time "
               f"{(st.get('finished', time.time()) - st['started']) / 60:.0f} minutes.", ""]
     d = st.get("datagen")
@@ -391,7 +407,7 @@ def entry(st, args):
         lines += [f"**Self-play**: {d['games']:,} games, {d['positions']:,} positions in "
                   f"{d['seconds'] // 60} minutes ({d['rate']} positions a second), with the shipped "
                   f"network (`{d['evaluation']}`), published as `../shared/data/selfplay/"
-                  f"{st.get('publish', {}).get('file', '(not published)')}`:", "", "```",
+                  f"{st.get('publish', {}).get('file') or '(not published)'}`:", "", "```",
                   "ladya " + " ".join(Path(a).name if a.endswith(".epd") else a for a in d["cmd"][1:]).replace(
                       d["out"], Path(d["out"]).name), "```", ""]
     if st.get("data"):
@@ -462,6 +478,12 @@ def main():
                     help="minutes kept from self-play for training and the quick matches")
     ap.add_argument("--sprt-reserve", type=float, default=SPRT_RESERVE_MIN,
                     help="minutes kept from self-play for the SPRT")
+    ap.add_argument("--init", help="network (float weights, checkpoint or .nnue) the warm run starts from, "
+                                    "when not the shipped one: e.g. an unshipped candidate that learnt from "
+                                    "more games (the SPRT is still against the shipped network)")
+    ap.add_argument("--replay", nargs="*", default=[],
+                    help="packed self-play files outside ../shared (an earlier generation's games that "
+                         "could not be published) trained on after the shared ones, before the new games")
     ap.add_argument("--smoke", action="store_true",
                     help="a quick check of the script itself: one epoch on 200,000 positions, 4-game matches, "
                          "nothing published, nets/ untouched (the entry goes to WORK/genN/entry.md)")
@@ -487,14 +509,15 @@ def main():
     start = time.time()
     end = start + args.hours * 3600
     if st is None:
-        st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start}
+        st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start,
+              "replay": [str(Path(f).resolve()) for f in args.replay]}
     log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
     if not Path(args.fastchess).exists():
         log(work, "building fastchess")
         subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True,
                        capture_output=True)
     if "build" not in st:
-        step_build(st, work)
+        step_build(st, work, args)
         save(st, work)
     if "publish" not in st:
         reserve = (args.train_reserve + args.sprt_reserve) * 60
