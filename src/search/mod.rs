@@ -22,6 +22,7 @@ mod root;
 mod see;
 pub mod strength;
 mod tablebase;
+mod thread;
 pub mod time;
 pub mod tt;
 pub mod wdl;
@@ -39,9 +40,10 @@ use crossbeam_channel::Receiver;
 use history::{History, PieceTo};
 use params::*;
 use pool::{Priority, Worker};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use thread::{LmrTable, Shared, ThreadData};
 use tt::TranspositionTable;
 
 /// Highest score; mate scores are `MATE - ply`.
@@ -74,7 +76,7 @@ struct StackEntry {
 pub(crate) struct Search<'a> {
     tt: &'a TranspositionTable,
     history: &'a mut History,
-    lmr: &'a [[i32; 64]; 64],
+    lmr: &'a LmrTable,
     control: &'a SearchControl,
     limits: &'a Limits,
     nodes: u64,
@@ -320,92 +322,60 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// Most search threads (`Threads`).
 pub const MAX_THREADS: usize = 256;
 
-/// What the threads of one parallel search share besides the table.
-#[derive(Debug, Default)]
-pub(crate) struct Shared {
-    /// Set by the main thread when it is done: the helpers stop.
-    helpers_stop: AtomicBool,
-    /// Nodes the helpers have searched so far (reported with the main thread's).
-    helper_nodes: AtomicU64,
-    /// Tablebase hits of the helpers and of the root ranking.
-    tb_hits: AtomicU64,
-}
-
 /// Stops the helper threads of a searcher's running search from another thread (`stop`
 /// in UCI): on a machine with fewer cores than threads the main thread may wait a time
 /// slice to see its own stop flag, and the helpers should not hold the cores meanwhile.
 #[derive(Clone, Debug)]
-pub struct HelperStop(Arc<Shared>);
+pub struct HelperStop(Arc<AtomicBool>);
 
 impl HelperStop {
     /// Tells the helpers to stop.
     pub fn stop(&self) {
-        self.0.helpers_stop.store(true, Ordering::Relaxed);
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
-/// Owns everything that lives between searches (transposition table, histories), and
-/// the helper searchers of a parallel search (Lazy SMP: helpers search the same tree
-/// through the shared table; the main thread decides and reports).
+/// Owns everything that lives between searches: what the threads share (transposition
+/// table, network, tablebase settings) and what each thread owns ([`ThreadData`]: the
+/// histories and accumulators of the main thread and of each helper), and the helpers'
+/// threads. Lazy SMP: helpers search the same tree through the shared table; the main
+/// thread decides and reports.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
-    history: Box<History>,
-    lmr: Box<[[i32; 64]; 64]>,
+    lmr: Arc<LmrTable>,
     net: Option<Arc<Network>>,
-    acc: Box<AccumulatorStack>,
-    /// Helpers between searches.
-    helpers: Vec<Searcher>,
+    /// How the tablebases are used.
+    tb: TablebaseSettings,
+    /// The helpers' stop flag, shared by every search of this searcher.
+    helpers_stop: Arc<AtomicBool>,
+    /// The main thread's own state.
+    main: ThreadData,
+    /// The helpers' own states between searches.
+    helpers: Vec<ThreadData>,
     /// The helpers' threads, parked between searches (`threads - 1` of them).
     workers: Vec<Worker>,
     /// Helpers of the last search, told to stop and perhaps still finishing: the main
     /// thread answers without waiting for them, and they are taken back when the
     /// searcher is next used.
-    finishing: Vec<Receiver<Searcher>>,
+    finishing: Vec<Receiver<ThreadData>>,
     /// The number of threads asked for.
     threads: usize,
-    shared: Arc<Shared>,
-    /// How the tablebases are used.
-    tb: TablebaseSettings,
-    /// The tables' score of the current root, when they hold it.
-    root_tb_score: Option<i32>,
-}
-
-/// Late move reductions by depth and move number: `base + ln(depth) ln(moves) / divisor`.
-/// Built with each searcher (and, in a tuning build, at each search: the tunables may
-/// have changed).
-fn fill_lmr_table(lmr: &mut [[i32; 64]; 64]) {
-    let base = LMR_BASE.get() as f64 / 100.0;
-    let divisor = LMR_DIVISOR.get() as f64 / 100.0;
-    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
-        }
-    }
 }
 
 impl Searcher {
     /// A searcher with a transposition table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher::sharing(Arc::new(TranspositionTable::new(hash_mb)))
-    }
-
-    /// A searcher that uses `tt` (shared with other threads).
-    fn sharing(tt: Arc<TranspositionTable>) -> Searcher {
-        let mut lmr = Box::new([[0; 64]; 64]);
-        fill_lmr_table(&mut lmr);
         Searcher {
-            tt,
-            history: Box::default(),
-            lmr,
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            lmr: Arc::from(thread::lmr_table()),
             net: crate::nnue::default_evaluation(),
-            acc: Box::default(),
+            tb: TablebaseSettings::default(),
+            helpers_stop: Arc::default(),
+            main: ThreadData::default(),
             helpers: Vec::new(),
             workers: Vec::new(),
             finishing: Vec::new(),
             threads: 1,
-            shared: Arc::default(),
-            tb: TablebaseSettings::default(),
-            root_tb_score: None,
         }
     }
 
@@ -420,11 +390,8 @@ impl Searcher {
             }
         }
         self.helpers.truncate(self.threads - 1);
-        while self.helpers.len() < self.threads - 1 {
-            let mut helper = Searcher::sharing(Arc::clone(&self.tt));
-            helper.net = self.net.clone();
-            self.helpers.push(helper);
-        }
+        self.helpers
+            .resize_with(self.threads - 1, ThreadData::default);
         // A thread cannot raise its own priority again: helpers of the wrong kind are
         // replaced.
         let priority = Priority::for_threads(self.threads);
@@ -455,7 +422,7 @@ impl Searcher {
 
     /// A handle that stops this searcher's helpers while it searches.
     pub fn helper_stop(&self) -> HelperStop {
-        HelperStop(Arc::clone(&self.shared))
+        HelperStop(Arc::clone(&self.helpers_stop))
     }
 
     /// The number of search threads.
@@ -465,10 +432,6 @@ impl Searcher {
 
     /// Sets the evaluation: a network, or `None` for the hand-crafted evaluation.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
-        self.park_helpers();
-        for helper in &mut self.helpers {
-            helper.net = net.clone();
-        }
         self.net = net;
     }
 
@@ -485,25 +448,20 @@ impl Searcher {
 
     /// Resizes the transposition table (clears it).
     pub fn resize_hash(&mut self, hash_mb: usize) {
+        // The helpers of the last search hold the old table until they are back; it goes
+        // before the new one is made, so the two never need memory at once.
         self.park_helpers();
-        // The old table goes first, so the two never need memory at once.
         self.tt = Arc::new(TranspositionTable::new(1));
-        for helper in &mut self.helpers {
-            helper.tt = Arc::clone(&self.tt);
-        }
         self.tt = Arc::new(TranspositionTable::new(hash_mb));
-        for helper in &mut self.helpers {
-            helper.tt = Arc::clone(&self.tt);
-        }
     }
 
     /// Forgets everything learnt (new game, `Clear Hash`), in every thread.
     pub fn clear(&mut self) {
         self.park_helpers();
         self.tt.clear();
-        self.history.clear();
+        self.main.clear();
         for helper in &mut self.helpers {
-            helper.history.clear();
+            helper.clear();
         }
     }
 

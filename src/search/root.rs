@@ -6,6 +6,7 @@ use super::params::*;
 use super::*;
 use crate::board::Position;
 use crate::chess_move::Move;
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 /// A root move with what the current and the last iteration found for it.
@@ -121,19 +122,32 @@ impl Searcher {
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
+        // The last search's helpers are all back: nothing of theirs reads the stop flag
+        // any more. (A `stop` that came before this search began is on `control.stop`.)
         self.park_helpers();
-        let shared = Arc::clone(&self.shared);
-        // The last search's helpers are all back: nothing adds to these any more. (A
-        // `stop` that came before this search began is on `control.stop`.)
-        shared.helpers_stop.store(false, Ordering::Relaxed);
-        shared.helper_nodes.store(0, Ordering::Relaxed);
-        shared.tb_hits.store(0, Ordering::Relaxed);
+        self.helpers_stop.store(false, Ordering::Relaxed);
+        #[cfg(feature = "tune")]
+        {
+            self.lmr = Arc::from(super::thread::lmr_table());
+        }
         // A root the tablebases hold: only the moves that keep its value, best first by
         // distance to zeroing, are searched (by every thread).
-        let tb_limits = self.tablebase_limits(pos, limits);
-        let limits = tb_limits.as_ref().unwrap_or(limits);
+        let tb_root = self.tablebase_limits(pos, limits);
+        let shared = Arc::new(Shared {
+            tt: Arc::clone(&self.tt),
+            lmr: Arc::clone(&self.lmr),
+            net: self.net.clone(),
+            tb: self.tb,
+            root_tb_score: tb_root.as_ref().map(|(_, score)| *score),
+            helpers_stop: Arc::clone(&self.helpers_stop),
+            helper_nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(u64::from(tb_root.is_some())),
+        });
+        let limits = tb_root.as_ref().map_or(limits, |(limits, _)| limits);
         if self.helpers.is_empty() {
-            return self.search_thread(pos, limits, control, on_event, None, &shared);
+            return self
+                .main
+                .search(pos, limits, control, on_event, None, &shared);
         }
         // Lazy SMP: the helpers run the same iterative deepening without limits of their
         // own (bar the depth) and without reporting, feeding the shared table, until the
@@ -146,12 +160,11 @@ impl Searcher {
         };
         let helpers = std::mem::take(&mut self.helpers);
         for (i, (mut helper, worker)) in helpers.into_iter().zip(&mut self.workers).enumerate() {
-            helper.tb = self.tb;
             let (pos, limits, shared) = (pos.clone(), helper_limits.clone(), Arc::clone(&shared));
             let (give_back, returned) = crossbeam_channel::bounded(1);
             let job = Box::new(move || {
                 let control = SearchControl::default();
-                helper.search_thread(&pos, &limits, &control, &mut |_| {}, Some(i + 1), &shared);
+                helper.search(&pos, &limits, &control, &mut |_| {}, Some(i + 1), &shared);
                 let _ = give_back.send(helper);
             });
             // A helper whose thread cannot run it is replaced at the next search.
@@ -159,29 +172,31 @@ impl Searcher {
                 self.finishing.push(returned);
             }
         }
-        let mut result = self.search_thread(pos, limits, control, on_event, None, &shared);
+        let mut result = self
+            .main
+            .search(pos, limits, control, on_event, None, &shared);
         shared.helpers_stop.store(true, Ordering::Relaxed);
         result.nodes += shared.helper_nodes.load(Ordering::Relaxed);
         result
     }
 
-    /// `limits` with `searchmoves` narrowed to the tablebases' best root moves, or
-    /// `None` when the tables do not hold the root.
-    fn tablebase_limits(&mut self, pos: &Position, limits: &Limits) -> Option<Limits> {
-        self.root_tb_score = None;
+    /// `limits` with `searchmoves` narrowed to the tablebases' best root moves, and the
+    /// tables' score of the root; `None` when the tables do not hold the root.
+    fn tablebase_limits(&self, pos: &Position, limits: &Limits) -> Option<(Limits, i32)> {
         let candidates = root_candidates(pos, &limits.searchmoves);
         let (best, score) = self.tb.root_moves(pos, &candidates)?;
-        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
-        self.root_tb_score = Some(score);
-        Some(Limits {
+        let limits = Limits {
             searchmoves: best,
             ..limits.clone()
-        })
+        };
+        Some((limits, score))
     }
+}
 
+impl ThreadData {
     /// One thread's iterative deepening: the main thread's (`helper` `None`), which
     /// reports and obeys every limit, or a helper's.
-    fn search_thread(
+    fn search(
         &mut self,
         pos: &Position,
         limits: &Limits,
@@ -194,10 +209,10 @@ impl Searcher {
         // Material and piece-square sums are then kept by make/unmake.
         crate::eval::attach(&mut pos);
         if helper.is_none() {
-            self.tt.new_search();
+            shared.tt.new_search();
         }
         self.history.clear_killers();
-        let mut root = self.root_moves(&pos, limits);
+        let mut root = root_moves(&shared.tt, &pos, limits);
         if root.is_empty() {
             return SearchResult::default();
         }
@@ -231,28 +246,7 @@ impl Searcher {
         s.result(&mut pos, &root, completed, last_info)
     }
 
-    /// The root moves: the legal ones, restricted to `searchmoves` when any of those is
-    /// legal; the table's move first.
-    fn root_moves(&self, pos: &Position, limits: &Limits) -> Vec<RootMove> {
-        let mut moves = root_candidates(pos, &limits.searchmoves);
-        if let Some(e) = self.tt.probe(pos.key(), 0) {
-            if let Some(i) = moves.iter().position(|&m| m == e.mv) {
-                moves[..=i].rotate_right(1);
-            }
-        }
-        moves
-            .into_iter()
-            .map(|mv| RootMove {
-                mv,
-                score: NO_SCORE,
-                prev_score: NO_SCORE,
-                shown_score: NO_SCORE,
-                pv: vec![mv],
-            })
-            .collect()
-    }
-
-    /// The state of a search of `pos` by this searcher's thread.
+    /// The state of a search of `pos` by this thread.
     fn start<'a>(
         &'a mut self,
         pos: &Position,
@@ -261,17 +255,15 @@ impl Searcher {
         helper: Option<usize>,
         shared: &'a Shared,
     ) -> Search<'a> {
-        #[cfg(feature = "tune")]
-        super::fill_lmr_table(&mut self.lmr);
         let now = Instant::now();
-        let net = self.net.as_deref();
+        let net = shared.net.as_deref();
         if let Some(net) = net {
             self.acc.reset(net, pos);
         }
         Search {
-            tt: &self.tt,
+            tt: &shared.tt,
             history: &mut self.history,
-            lmr: &self.lmr,
+            lmr: &shared.lmr,
             control,
             limits,
             nodes: 0,
@@ -295,10 +287,10 @@ impl Searcher {
             acc: &mut self.acc,
             helper,
             shared,
-            tb: self.tb,
+            tb: shared.tb,
             tb_hits: 0,
             root_tb_score: if helper.is_none() {
-                self.root_tb_score
+                shared.root_tb_score
             } else {
                 None
             },
@@ -306,6 +298,27 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 8],
         }
     }
+}
+
+/// The root moves: the legal ones, restricted to `searchmoves` when any of those is
+/// legal; the table's move first.
+fn root_moves(tt: &TranspositionTable, pos: &Position, limits: &Limits) -> Vec<RootMove> {
+    let mut moves = root_candidates(pos, &limits.searchmoves);
+    if let Some(e) = tt.probe(pos.key(), 0) {
+        if let Some(i) = moves.iter().position(|&m| m == e.mv) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+    moves
+        .into_iter()
+        .map(|mv| RootMove {
+            mv,
+            score: NO_SCORE,
+            prev_score: NO_SCORE,
+            shown_score: NO_SCORE,
+            pv: vec![mv],
+        })
+        .collect()
 }
 
 /// The deepest iteration `limits` allow: the depth asked for, or for `go mate N` the
