@@ -555,6 +555,10 @@ pub fn generate_file(
 ) -> Result<DatagenReport, DatagenError> {
     let sidecar_file = sidecar_path(out);
     let settings = Sidecar::new(cfg, 0, 0);
+    // A new file may go to a new folder (as `train --out-dir` makes its own).
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| DataError::io(dir, e))?;
+    }
     let file_bytes = match std::fs::metadata(out) {
         Ok(m) => m.len(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,

@@ -22,9 +22,12 @@ fn main() -> Result<()> {
             ladya::uci::run_stdio();
             Ok(())
         }
-        Some(Command::Perft { depth, fen, divide }) => {
-            cli::perft::run(depth, fen.as_deref(), divide)
-        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => cli::perft::run(depth, fen.as_deref(), divide, chess960),
         Some(Command::Bench {
             depth,
             threads,

@@ -218,3 +218,15 @@ fn a_bad_opening_is_a_typed_error() {
         "no file is made for a run that cannot start"
     );
 }
+
+#[test]
+fn a_new_file_may_go_to_a_new_folder() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("datagen-new-folder");
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("deeper").join("games.bin");
+    let report = run_file(&config(1, 1, Format::Packed), &path);
+    assert!(report.positions > 0);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    assert_eq!(bytes, report.positions as u64 * RECORD_BYTES as u64);
+    assert!(sidecar_path(&path).exists());
+}

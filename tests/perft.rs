@@ -122,3 +122,43 @@ fn noisy_and_quiet_partition_all_moves() {
         walk(&mut Position::from_fen(&case.fen).unwrap(), 2);
     }
 }
+
+/// `ladya perft --divide` through the binary: castling as UCI writes it, the king's
+/// two-square move, unless `--chess960` asks for king-takes-rook.
+#[test]
+fn divide_writes_castling_as_uci_does() {
+    let divide = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladya"))
+            .args([
+                "perft",
+                "1",
+                "--divide",
+                "--fen",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let standard = divide(&[]);
+    assert!(
+        standard.contains("e1g1: 1") && standard.contains("e1c1: 1"),
+        "{standard}"
+    );
+    assert!(
+        !standard.contains("e1h1") && !standard.contains("e1a1"),
+        "{standard}"
+    );
+    assert!(standard.contains("Nodes: 26"), "{standard}");
+    let chess960 = divide(&["--chess960"]);
+    assert!(
+        chess960.contains("e1h1: 1") && chess960.contains("e1a1: 1"),
+        "{chess960}"
+    );
+    assert!(
+        !chess960.contains("e1g1") && !chess960.contains("e1c1"),
+        "{chess960}"
+    );
+}

@@ -22,6 +22,10 @@ pub enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
+        /// With `--divide`, write castling as the king taking its rook (`e1h1`), as
+        /// `UCI_Chess960` does; otherwise as the king's two-square move (`e1g1`).
+        #[arg(long)]
+        chess960: bool,
     },
     /// Search the bench positions at a fixed depth; the last line is `<N> nodes <M> nps`.
     Bench {

@@ -8,7 +8,7 @@ use std::time::Instant;
 const PERFT_PROGRESS_DEPTH: u32 = 7;
 
 /// Runs `ladya perft`: the count (per root move with `divide`), time and speed.
-pub fn run(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
+pub fn run(depth: u32, fen: Option<&str>, divide: bool, chess960: bool) -> Result<()> {
     let mut pos = match fen {
         Some(f) => Position::from_fen(f)?,
         None => Position::startpos(),
@@ -33,7 +33,7 @@ pub fn run(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
     } else if divide {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, depth) {
-            say!("{}: {n}", mv.uci(true));
+            say!("{}: {n}", mv.uci(chess960));
             total += n;
         }
         say!("");
