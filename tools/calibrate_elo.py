@@ -6,7 +6,7 @@ a setting to the strength the engine plays at, so that each setting scores near 
 Usage: tools/calibrate_elo.py [--engine target/release/ladya] [--games 60]
            [--levels 1400,1700,2000,2300,2600] [--tc 10+0.1] [--concurrency 2]
 Needs ../shared/tools/match.py, python-chess and Debian's stockfish (/usr/games/stockfish).
-Prints the README table and the new CALIBRATION lines; rerun after every change of strength.
+Prints the table of docs/playing-weaker.md and the new CALIBRATION lines; rerun after every change of strength.
 """
 import argparse
 import math

@@ -68,7 +68,7 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Train an evaluation network on packed positions (see `src/train/`).
     Train(super::train::TrainArgs),
-    /// Training data files: `stats FILE`, `convert IN.txt OUT.bin`.
+    /// Training data files: `stats FILE`, `loss FILE`, `convert IN.txt OUT.bin`.
     #[command(subcommand)]
     Data(DataCommand),
     /// Analyse the games of a PGN file: an annotated PGN with `%eval` comments, marks and

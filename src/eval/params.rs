@@ -14,8 +14,8 @@
 //! Against the hand-set starting weights (same search): +111 +- 29 Elo, SPRT [0, 5]
 //! accepted after 415 games at 8+0.08 (W214 L85 D116, UHO openings).
 //!
-//! A retune on these positions plus 306,095 of Ladya's own (`ladya datagen`, see the
-//! README) fitted the self-play held-out set better (0.080656 -> 0.080081) and the
+//! A retune on these positions plus 306,095 of Ladya's own (`ladya datagen`, see
+//! `docs/development.md`) fitted the self-play held-out set better (0.080656 -> 0.080081) and the
 //! Stockfish one slightly worse (0.088605 -> 0.088681); it was not adopted.
 
 use super::layout::*;

@@ -10,7 +10,7 @@
 //!
 //! The settings reach the node budget and temperature through `CALIBRATION`, which
 //! `tools/calibrate_elo.py` fits by playing each setting against Stockfish 15.1 at the same
-//! `UCI_Elo` at 10+0.1 (the README has the table). The module's own scale is far from
+//! `UCI_Elo` at 10+0.1 (`docs/playing-weaker.md` has the table). The module's own scale is far from
 //! Stockfish's: the node budget and temperature of "1400" play about 1200, and the
 //! budget of about 2,000,000 nodes (full strength at 10+0.1) plays about 2350, so the
 //! settings map to the scale through the fitted table, and the top of the range
@@ -52,7 +52,7 @@ const MIN_NODES: u64 = 16;
 /// The calibration: `UCI_Elo` settings and the strength (on this module's own scale,
 /// where `MIN_ELO` is `NODES_AT_MIN_ELO` nodes) each is played at, linear in between.
 /// Fitted from `tools/calibrate_elo.py` runs against Stockfish at the same `UCI_Elo`
-/// (10+0.1; every run is in the README): each entry lies between two measured points
+/// (10+0.1; every run is in `docs/playing-weaker.md`): each entry lies between two measured points
 /// that bracket 50% (1400: 1800 and 1880 scored 38%, 2100 scored 92% in 20 games; 1700:
 /// 2050 scored 32%, 2260 scored 64%), or on one that scored 40-60% (2000: 2710 scored
 /// 41%; 2300: 3650 scored 45%).
