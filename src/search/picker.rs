@@ -107,12 +107,11 @@ impl MovePicker {
         if self.index >= len {
             return None;
         }
-        let mut best = self.index;
-        for i in self.index + 1..len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores: a maximum over the slice (which the compiler
+        // vectorises) and a search for it, rather than one loop tracking the index.
+        let rest = &self.scores[self.index..len];
+        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.index + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.index, best);
         self.scores.swap(self.index, best);
         self.index += 1;
