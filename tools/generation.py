@@ -21,7 +21,14 @@ A generation:
     8+0.08 on the UHO openings (`match.py --sprt 0 10`) until it decides or the budget ends;
  7. ships the pick only on H1 (copies it to `nets/default.nnue` and `nets/default.float`,
     keeping the old one as `nets/genK.nnue`), and writes the generation's entry at the top
-    of `nets/README.md` either way: data, seeds, commands, losses, results, wall time.
+    of `nets/README.md` either way: data, seeds, commands, losses, results, wall time;
+ 8. keeps an SPRT the budget cut short in the repository (`nets/candidates/genN-sprt.json`
+    and the candidate's weights), so that any later session plays on where it stopped:
+
+    python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S
+
+    (the pairs of every run decide together, with match.py's GSPRT; on H1 the candidate
+    ships and its `nets/README.md` entry says so).
 
 Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
 run the same command again after an interruption and finished steps are skipped
@@ -33,6 +40,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -128,6 +136,51 @@ def run_until(cmd, deadline, out_path, stop=signal.SIGTERM):
             time.sleep(2)
     return proc.returncode == 0
 
+
+CANDIDATES = NETS / "candidates"
+GAME_LINE = re.compile(r"\] game (\d+): (\S+) - (\S+) (1-0|0-1|1/2-1/2) ")
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def pair_scores(log_text, name):
+    """The finished game pairs of a match.py log: the mean score of engine `name` in each
+    (match.py plays each opening twice, games 2k-1 and 2k, colours swapped)."""
+    games = {}
+    for m in GAME_LINE.finditer(log_text):
+        points = POINTS[m[4]]
+        games[int(m[1]) - 1] = points if m[2] == name else 1.0 - points
+    pairs = {}
+    for g, points in games.items():
+        pairs.setdefault(g // 2, []).append(points)
+    return [sum(v) / 2 for _, v in sorted(pairs.items()) if len(v) == 2]
+
+
+def llr(pairs, elo0, elo1):
+    """match.py's GSPRT log-likelihood ratio over game pairs (normal approximation,
+    logistic Elo), so that pairs from several runs add up to one test."""
+    n = len(pairs)
+    if n < 10:
+        return 0.0
+    mu = sum(pairs) / n
+    var = sum((x - mu) ** 2 for x in pairs) / n or 1e-3
+    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
+    return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
+
+
+def pair_elo(pairs):
+    """Elo and its 95% half-interval from pair scores (match.py's pentanomial figure)."""
+    def elo(x):
+        return -400 * math.log10(1 / x - 1) if 0 < x < 1 else math.copysign(math.inf, x - 0.5)
+    n = len(pairs)
+    if n < 2:
+        return 0.0, math.inf
+    mu = sum(pairs) / n
+    se = math.sqrt(sum((x - mu) ** 2 for x in pairs) / n / n)
+    lo, hi = elo(mu - 1.959964 * se), elo(mu + 1.959964 * se)
+    return elo(mu), (hi - lo) / 2
+
+
+SPRT_HI = math.log(0.95 / 0.05)  # alpha = beta = 0.05, as match.py
 
 def step_build(st, work, args):
     commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).strip()
@@ -360,6 +413,127 @@ def step_ship(st, work):
               "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
 
 
+def keep_undecided(st, work):
+    """Keeps an SPRT the budget cut short in the repository, so that a later run, on any
+    machine, plays on (`--resume-sprt N`): the candidate's weights, and its game pairs so
+    far as quarter points (0 to 4, one digit a pair)."""
+    g, pick = st["gen"], st["pick"]["pick"]
+    t = st[f"train_{pick}"]
+    CANDIDATES.mkdir(exist_ok=True)
+    name = f"gen{g}-{pick}"
+    shutil.copy(t["net"], CANDIDATES / f"{name}.nnue")
+    shutil.copy(t["float"], CANDIDATES / f"{name}.float")
+    pairs = pair_scores((work / "sprt.log").read_text(), f"gen{g}")
+    record = {"gen": g, "candidate": f"nets/candidates/{name}.nnue", "hash": t["hash"],
+              "opponent": st["shipped"], "opponent_hash": st["build"]["base_hash"],
+              "tc": SPRT_TC, "bounds": [float(b) for b in SPRT_BOUNDS],
+              "runs": [{"seed": st["seed"], "commit": st["build"]["commit"],
+                        "pairs": "".join(str(round(x * 4)) for x in pairs)}]}
+    path = CANDIDATES / f"gen{g}-sprt.json"
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    st["kept"] = str(path.relative_to(ROOT))
+    log(work, f"undecided: candidate and {len(pairs)} game pairs kept in {st['kept']} "
+              f"(continue with --resume-sprt {g})")
+
+
+def record_path(args, gen):
+    """Generation `gen`'s kept SPRT, made from its work folder when a run of the old script
+    ended without keeping it."""
+    path = CANDIDATES / f"gen{gen}-sprt.json"
+    if not path.exists():
+        work = Path(args.work) / f"gen{gen}"
+        st = json.loads((work / "state.json").read_text())
+        if st.get("sprt", {}).get("h1") or "pick" not in st:
+            sys.exit(f"generation {gen} has no undecided SPRT to keep")
+        keep_undecided(st, work)
+        save(st, work)
+    return path
+
+
+def resume_sprt(args):
+    """Plays on a kept SPRT: the candidate against the shipped network with a new seed,
+    stopped when the pairs of every run so far decide it, or at the budget's end."""
+    gen = args.resume_sprt
+    path = record_path(args, gen)
+    rec = json.loads(path.read_text())
+    if f"{net_hash(NETS / 'default.nnue'):016x}" != rec["opponent_hash"]:
+        sys.exit(f"the shipped network is no longer the one generation {gen} was tested against")
+    if any(run["seed"] == args.seed for run in rec["runs"]):
+        sys.exit(f"seed {args.seed} was used by an earlier run of this SPRT: pick another")
+    elo0, elo1 = rec["bounds"]
+    prior = [int(q) / 4 for run in rec["runs"] for q in run["pairs"]]
+    work = Path(args.work) / f"gen{gen}-sprt-{args.seed}"
+    work.mkdir(parents=True, exist_ok=True)
+    end = time.time() + args.hours * 3600
+    commit = sh(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).strip()
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    shutil.copy(ROOT / "target" / "release" / "ladya", work / "ladya")
+    shutil.copy(NETS / "default.nnue", work / "base.nnue")
+    shipped = rec["opponent"]
+    cmd = [sys.executable, str(MATCH), "-e1", str(work / "ladya"), "-n1", f"gen{gen}",
+           "-o1", f"EvalFile={ROOT / rec['candidate']}", "-o1", "Hash=16",
+           "-e2", str(work / "ladya"), "-n2", f"gen{shipped}",
+           "-o2", f"EvalFile={work / 'base.nnue'}", "-o2", "Hash=16",
+           "--tc", rec["tc"], "--openings", str(UHO), "--shuffle", "--seed", str(args.seed),
+           "--games", "4000", "--concurrency", str(args.threads), "--pgn", str(work / "sprt.pgn")]
+    log(work, f"SPRT of generation {gen} continued from {len(prior)} pairs until "
+              f"{time.strftime('%H:%M', time.localtime(end))}: match.py {' '.join(cmd[3:])}")
+    verdict, pairs = None, []
+    with open(work / "sprt.log", "a") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                                preexec_fn=lambda: os.nice(2))
+        while proc.poll() is None:
+            time.sleep(5)
+            pairs = pair_scores((work / "sprt.log").read_text(), f"gen{gen}")
+            ratio = llr(prior + pairs, elo0, elo1)
+            if abs(ratio) >= SPRT_HI:
+                verdict = "H1" if ratio > 0 else "H0"
+            if verdict or time.time() >= end:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=120)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    pairs = pair_scores((work / "sprt.log").read_text(), f"gen{gen}")
+    rec["runs"].append({"seed": args.seed, "commit": commit,
+                        "pairs": "".join(str(round(x * 4)) for x in pairs)})
+    path.write_text(json.dumps(rec, indent=1) + "\n")
+    every = prior + pairs
+    ratio = llr(every, elo0, elo1)
+    elo, err = pair_elo(every)
+    this_elo, this_err = pair_elo(pairs)
+    said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
+    line = (f"**SPRT continued** (`python3 tools/generation.py --resume-sprt {gen} --hours {args.hours:g} "
+            f"--seed {args.seed}` at commit `{commit}`, the same match with `--seed {args.seed}` and no "
+            f"`--sprt`, stopped on the pairs of every run): {len(pairs)} more pairs, "
+            f"{this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs of {len(rec['runs'])} runs "
+            f"(`nets/candidates/gen{gen}-sprt.json`): {elo:+.1f} +- {err:.1f} Elo, LLR {ratio:.2f} "
+            f"(bounds +-{SPRT_HI:.2f}): **{said}**.")
+    readme = NETS / "README.md"
+    text = readme.read_text()
+    start = text.find(f"## Generation {gen} ")
+    stop = text.find("\n## Generation", start + 1)
+    stop = len(text) if stop < 0 else stop
+    section = text[start:stop].rstrip("\n") + "\n\n" + line + "\n"
+    if verdict == "H1":
+        old = NETS / f"gen{shipped}.nnue"
+        if not old.exists():
+            shutil.copy(NETS / "default.nnue", old)
+            if (NETS / "default.float").exists():
+                shutil.copy(NETS / "default.float", old.with_suffix(".float"))
+        shutil.copy(ROOT / rec["candidate"], NETS / "default.nnue")
+        shutil.copy((ROOT / rec["candidate"]).with_suffix(".float"), NETS / "default.float")
+        section = section.replace("(tried, not shipped)", f"(`default.nnue`, hash `{rec['hash']}`)", 1)
+        section = section.replace(f"Generation {shipped} stays the default.",
+                                  f"Shipped once its SPRT was continued (below): `{rec['candidate']}` as "
+                                  f"`nets/default.nnue`, its float weights as `nets/default.float`; "
+                                  f"generation {shipped} kept as `nets/gen{shipped}.nnue`.", 1)
+        log(work, "shipped: nets/default.nnue and nets/default.float; rebuild, run `ladya bench`, "
+                  "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
+    readme.write_text(text[:start] + section + text[stop:])
+    log(work, line)
+
+
 def loss_table(st):
     rows = []
     for kind in ("warm", "scratch"):
@@ -467,8 +641,8 @@ def step_report(st, work, args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hours", type=float, required=True, help="time this invocation may take")
-    ap.add_argument("--seed", type=int, required=True,
+    ap.add_argument("--hours", type=float, help="time this invocation may take")
+    ap.add_argument("--seed", type=int,
                     help="seed of the self-play, training and matches (use one no file in shared/data/selfplay has)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--work", default="/var/tmp/ladya-data")
@@ -487,7 +661,18 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="a quick check of the script itself: one epoch on 200,000 positions, 4-game matches, "
                          "nothing published, nets/ untouched (the entry goes to WORK/genN/entry.md)")
+    ap.add_argument("--resume-sprt", type=int, metavar="N",
+                    help="play on generation N's SPRT, kept in nets/candidates when a budget cut it "
+                         "short: its pairs and the new ones decide together (needs a new --seed)")
+    ap.add_argument("--keep", type=int, metavar="N",
+                    help="only keep generation N's undecided SPRT in nets/candidates (a run does it "
+                         "itself when its budget ends first)")
     args = ap.parse_args()
+    if args.keep:
+        print(record_path(args, args.keep))
+        return
+    if args.hours is None or args.seed is None:
+        ap.error("--hours and --seed are needed")
     try:
         import chess  # noqa: F401  (match.py plays the SPRT through python-chess)
     except ImportError:
@@ -496,6 +681,9 @@ def main():
         global SCRATCH_EPOCHS, WARM_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
         SCRATCH_EPOCHS = WARM_EPOCHS = 1
         PICK_ROUNDS = GAUNTLET_ROUNDS = 2
+    if args.resume_sprt:
+        resume_sprt(args)
+        return
     shipped, gen = generations()
     base = Path(args.work)
     existing = sorted(base.glob("gen*/state.json"))
@@ -547,6 +735,8 @@ def main():
         save(st, work)
     if st["sprt"]["h1"] and "shipped_files" not in st and not args.smoke:
         step_ship(st, work)
+    elif "no decision" in st["sprt"]["verdict"] and "kept" not in st and not args.smoke:
+        keep_undecided(st, work)
     st["finished"] = time.time()
     st["done"] = True
     if args.smoke:
