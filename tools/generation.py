@@ -6,9 +6,12 @@
 A generation:
  1. builds the engine and keeps a copy of the binary for the whole run;
  2. plays self-play games with the shipped network (`ladya datagen`, 5,000 nodes a move)
-    until the data's share of the budget is spent, then publishes them to
-    `../shared/data/selfplay/` (xz, with the sidecar and a README entry), so they outlive
-    the session;
+    until the data's share of the budget is spent, then offers them to
+    `../shared/data/selfplay/` (xz, with the sidecar and a README entry) when it can
+    write there. That folder is curated: what a run writes there has not been kept from
+    one session to the next, and neither has `/var/tmp`. What lasts is the network: each
+    generation starts warm from the last one's weights, which learnt from every game it
+    saw (`--init` names an unshipped candidate, `--replay` adds games still on disk);
  3. gathers the replay: every file of `../shared/data/selfplay/` (decompressed and
     converted once into a cache), then the new games last, so the held-out 5% are the
     newest games;
