@@ -3,7 +3,8 @@
 //! Files: `interface.rs` is the contract the UCI layer, bench and datagen are written
 //! against (limits, control flags, events, results; keep it stable); `root.rs` runs
 //! iterative deepening, aspiration windows and the root move list (MultiPV, searchmoves,
-//! currmove); this one holds the state of a search and its helpers (clock, draws, PV);
+//! currmove); `thread.rs` what the threads of a search share and what each owns; this
+//! one holds the `Searcher` and the state of a search and its helpers (clock, draws, PV);
 //! `negamax.rs` is the search below the root, `qsearch.rs` the quiescence search, `tt.rs`
 //! the transposition table, `picker.rs` the staged move ordering, `history.rs` what
 //! ordering learns, `see.rs` static exchange evaluation, `legal.rs` the legality test for

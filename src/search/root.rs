@@ -165,6 +165,9 @@ impl Searcher {
             let job = Box::new(move || {
                 let control = SearchControl::default();
                 helper.search(&pos, &limits, &control, &mut |_| {}, Some(i + 1), &shared);
+                // The table goes with the last `Shared`: a resize waits for the helpers
+                // only, so theirs must be gone by then.
+                drop(shared);
                 let _ = give_back.send(helper);
             });
             // A helper whose thread cannot run it is replaced at the next search.
