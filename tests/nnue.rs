@@ -5,7 +5,7 @@ mod common;
 use ladya::data::{GameResult, PackedPosition};
 use ladya::nnue::{
     default_network, evaluate_from_scratch, output_bucket, AccumulatorStack, Network, NetworkError,
-    OUTPUT_BUCKETS,
+    HIDDEN, INPUTS, OUTPUT_BUCKETS,
 };
 use ladya::train::{export, float_eval, Model, TrainConfig};
 use ladya::Position;
@@ -306,6 +306,99 @@ fn a_warm_start_with_no_training_exports_the_same_network_bit_for_bit() {
     assert!(Model::load_init(&dir.join("junk.float")).is_err());
     std::fs::write(dir.join("junk.txt"), b"hello").unwrap();
     assert!(Model::load_init(&dir.join("junk.txt")).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes `floats` as a float weights file (the trainer's `.float` format).
+fn write_float_file(path: &std::path::Path, floats: &[f32]) {
+    let mut bytes = b"LADYFLT1".to_vec();
+    bytes.extend_from_slice(&(floats.len() as u64).to_le_bytes());
+    for x in floats {
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_narrower_network_widens_to_the_same_evaluation() {
+    // A random network (every input matters) cut down to its first half of neurons, then
+    // widened back by `load_init`, evaluates exactly as the full network with the second
+    // half's output weights set to zero: the new neurons' output weights are zero, the old
+    // ones are where they were, in the float network and the quantized one alike.
+    let dir = std::env::temp_dir().join(format!("ladya-widen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (model, _) = random_network(21);
+    model.save_weights(&dir.join("full.float")).unwrap();
+    let bytes = std::fs::read(dir.join("full.float")).unwrap();
+    let floats: Vec<f32> = bytes[16..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let half = HIDDEN / 2;
+    let (input_weights, rest) = floats.split_at(INPUTS * HIDDEN);
+    let (biases, rest) = rest.split_at(HIDDEN);
+    let (output_weights, output_biases) = rest.split_at(OUTPUT_BUCKETS * 2 * HIDDEN);
+    // Rows of HIDDEN: each input's weights, the biases, each bucket's two output halves.
+    let rows = || {
+        input_weights
+            .chunks_exact(HIDDEN)
+            .chain(std::iter::once(biases))
+            .chain(output_weights.chunks_exact(HIDDEN))
+    };
+    let mut narrow: Vec<f32> = rows().flat_map(|row| row[..half].to_vec()).collect();
+    narrow.extend_from_slice(output_biases);
+    let mut masked = floats.clone();
+    for half_row in masked[INPUTS * HIDDEN + HIDDEN..]
+        .chunks_exact_mut(HIDDEN)
+        .take(OUTPUT_BUCKETS * 2)
+    {
+        half_row[half..].fill(0.0);
+    }
+    write_float_file(&dir.join("narrow.float"), &narrow);
+    write_float_file(&dir.join("masked.float"), &masked);
+    let widened = Model::load_init(&dir.join("narrow.float")).unwrap();
+    let masked = Model::load_init(&dir.join("masked.float")).unwrap();
+    assert_eq!(widened.buckets(), OUTPUT_BUCKETS);
+    let (wide_net, masked_net) = (
+        Network::from_bytes(&export(&widened)).unwrap(),
+        Network::from_bytes(&export(&masked)).unwrap(),
+    );
+    assert!(
+        wide_net != masked_net,
+        "the new neurons' input weights are random"
+    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    let mut evaluated = 0;
+    for start in starts() {
+        let mut pos = start;
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let packed = PackedPosition::new(&pos, 0, GameResult::Draw);
+            assert_eq!(
+                float_eval(&widened, &packed).to_bits(),
+                float_eval(&masked, &packed).to_bits(),
+                "{}",
+                pos.to_fen()
+            );
+            assert_eq!(
+                evaluate_from_scratch(&wide_net, &pos),
+                evaluate_from_scratch(&masked_net, &pos)
+            );
+            evaluated += 1;
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(evaluated > 1000);
+    // A file wider than this build, or of no width at all, is a typed error.
+    let mut wider = floats.clone();
+    wider.extend(std::iter::repeat_n(0.0, INPUTS + 1 + 2 * OUTPUT_BUCKETS));
+    write_float_file(&dir.join("wider.float"), &wider);
+    assert!(Model::load_init(&dir.join("wider.float")).is_err());
+    write_float_file(&dir.join("empty.float"), &[]);
+    assert!(Model::load_init(&dir.join("empty.float")).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -47,6 +47,8 @@ pub struct TrainArgs {
     pub resume: Option<PathBuf>,
     /// Warm start: begin from these weights (a `.float` file the trainer wrote, a
     /// checkpoint, or a `.nnue` network) instead of random ones, with a fresh optimiser.
+    /// A `.float` file of a narrower network is widened: its neurons kept, new ones added
+    /// with zero output weights, so training starts from what it computed.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Do not show positions mirrored left to right.

@@ -6,7 +6,7 @@
 
 use super::WEIGHT_CLIP;
 use crate::nnue::{Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
-use rand_xoshiro::rand_core::RngCore;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -23,8 +23,17 @@ pub(super) const fn b2(buckets: usize) -> usize {
 
 /// Number of parameters of a model of `buckets` output buckets.
 pub(super) const fn params(buckets: usize) -> usize {
-    b2(buckets) + buckets
+    params_of(HIDDEN, buckets)
 }
+
+/// Number of parameters of a model `hidden` neurons wide with `buckets` output buckets.
+const fn params_of(hidden: usize, buckets: usize) -> usize {
+    (INPUTS + 1 + 2 * buckets) * hidden + buckets
+}
+
+/// Seed of the input weights a widened network's new neurons start with (fixed, so that
+/// a warm start from a narrower network is reproducible from its command alone).
+const WIDEN_SEED: u64 = 0x1ad7a;
 
 const ADAM_BETA1: f32 = 0.9;
 const ADAM_BETA2: f32 = 0.999;
@@ -114,6 +123,8 @@ impl Model {
     /// The starting point of a warm-started run (`ladya train --init`): a float weights
     /// file ([`Model::save_weights`]), a trainer checkpoint (its weights; the optimiser
     /// starts afresh, since the data and the schedule are new), or a quantized network.
+    /// Float weights of a network with fewer hidden neurons are widened to this build's
+    /// `HIDDEN`, computing the same evaluation.
     pub fn load_init(path: &Path) -> std::io::Result<Model> {
         let bytes = std::fs::read(path)?;
         match bytes.get(0..8) {
@@ -145,23 +156,32 @@ impl Model {
         std::fs::rename(tmp, path)
     }
 
+    /// Float weights of this architecture, or of a narrower one (fewer hidden neurons,
+    /// widened by [`widen`]: how a larger network starts from a shipped one).
     fn weights_from_bytes(bytes: &[u8]) -> std::io::Result<Model> {
         let count = bytes
             .get(8..16)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")));
-        let Some(buckets) = [1, OUTPUT_BUCKETS]
-            .into_iter()
-            .find(|&b| count == Some(params(b) as u64))
-        else {
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+            .unwrap_or(0);
+        let Some((hidden, buckets)) = [1, OUTPUT_BUCKETS].into_iter().find_map(|b| {
+            let per_neuron = INPUTS + 1 + 2 * b;
+            let hidden = count.checked_sub(b)? / per_neuron;
+            (hidden > 0 && hidden <= HIDDEN && params_of(hidden, b) == count).then_some((hidden, b))
+        }) else {
             return Err(invalid("float weights of another architecture"));
         };
-        if bytes.len() != 16 + 4 * params(buckets) {
+        if bytes.len() != 16 + 4 * count {
             return Err(invalid("truncated float weights file"));
         }
-        let weights = bytes[16..]
+        let weights: Vec<f32> = bytes[16..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        let weights = if hidden < HIDDEN {
+            widen(&weights, hidden, buckets)
+        } else {
+            weights
+        };
         Ok(Model::with_params(weights, buckets))
     }
 
@@ -255,6 +275,35 @@ impl Model {
         };
         Ok((model, word(16) as usize))
     }
+}
+
+/// The weights of a network `from` hidden neurons wide, laid out `HIDDEN` wide: the old
+/// neurons keep their weights, each new one gets zero output weights, a zero bias and
+/// small random input weights. The wider network computes exactly what the narrow one
+/// did, and training grows into the new neurons: their output weights' gradient is their
+/// activation, which the random inputs make nonzero (with zero inputs as well, no
+/// gradient would ever reach them).
+fn widen(narrow: &[f32], from: usize, buckets: usize) -> Vec<f32> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(WIDEN_SEED);
+    let bound = 1.0 / (INPUTS as f32).sqrt();
+    let new = HIDDEN - from;
+    let mut wide = Vec::with_capacity(params(buckets));
+    let (input_weights, rest) = narrow.split_at(INPUTS * from);
+    for row in input_weights.chunks_exact(from) {
+        wide.extend_from_slice(row);
+        wide.extend((0..new).map(|_| uniform(&mut rng, bound)));
+    }
+    let (biases, rest) = rest.split_at(from);
+    let (output_weights, output_biases) = rest.split_at(buckets * 2 * from);
+    // The biases, then each bucket's two halves (side to move, other side): each a row
+    // of `from` followed by `new` zeros.
+    for row in std::iter::once(biases).chain(output_weights.chunks_exact(from)) {
+        wide.extend_from_slice(row);
+        wide.resize(wide.len() + new, 0.0);
+    }
+    wide.extend_from_slice(output_biases);
+    debug_assert_eq!(wide.len(), params(buckets));
+    wide
 }
 
 fn invalid(what: &str) -> std::io::Error {
