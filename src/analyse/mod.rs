@@ -25,7 +25,7 @@ pub use graph::{draw_graph, graph_svg, GraphError, GraphFormat};
 pub use judge::Mark;
 pub use report::html_report;
 
-use crate::board::Position;
+use crate::board::{FenError, Position};
 use crate::book::PgnGame;
 use crate::chess_move::Move;
 use crate::search::{Limits, Score, SearchControl, Searcher};
@@ -37,7 +37,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnalyseError {
     /// The `FEN` tag is not a legal position.
-    BadFen(String),
+    BadFen(FenError),
     /// A move of the game is illegal or unreadable.
     BadMove {
         /// The move as written.

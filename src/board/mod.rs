@@ -6,6 +6,7 @@
 mod castling;
 mod cycle;
 mod fen;
+mod invariant;
 mod make_move;
 mod psq;
 mod san;
@@ -14,6 +15,7 @@ pub mod zobrist;
 pub use castling::{CastleSide, CastlingRights};
 pub(crate) use fen::write_board;
 pub use fen::FenError;
+pub use invariant::BrokenInvariant;
 pub use psq::{PsqTable, ZERO_PSQ};
 pub use san::SanError;
 
@@ -446,17 +448,17 @@ impl Position {
 
     /// Checks every invariant the position keeps: mailbox and bitboards agree, one king each,
     /// keys and check information equal their from-scratch values, the side not to move is
-    /// not in check. Returns a description of the first broken invariant.
-    pub fn validate(&self) -> Result<(), String> {
+    /// not in check. Returns the first broken invariant.
+    pub fn validate(&self) -> Result<(), BrokenInvariant> {
         let mut seen = Bitboard::EMPTY;
         for (i, bb) in self.pieces.iter().enumerate() {
             if (*bb & seen).any() {
-                return Err(format!("piece bitboard {i} overlaps another"));
+                return Err(BrokenInvariant::OverlappingPieces(PieceType::ALL[i]));
             }
             seen |= *bb;
         }
         if seen != self.occupied() || (self.colors[0] & self.colors[1]).any() {
-            return Err("colour bitboards disagree with piece bitboards".into());
+            return Err(BrokenInvariant::ColourBitboards);
         }
         for sq in Square::ALL {
             let from_bb = PieceType::ALL
@@ -471,25 +473,25 @@ impl Position {
                     Piece::new(color, k)
                 });
             if from_bb != self.board[sq.index()] {
-                return Err(format!("mailbox disagrees with bitboards on {sq}"));
+                return Err(BrokenInvariant::Mailbox(sq));
             }
         }
         if self.psq != self.psq_from_scratch() {
-            return Err("piece-square sums disagree with the board".into());
+            return Err(BrokenInvariant::PieceSquareSums);
         }
         for c in Color::ALL {
             if self.colored(c, PieceType::King).count() != 1 {
-                return Err(format!("{c:?} does not have exactly one king"));
+                return Err(BrokenInvariant::KingCount(c));
             }
         }
         if self.compute_keys() != self.keys() {
-            return Err("incremental keys differ from keys computed from scratch".into());
+            return Err(BrokenInvariant::Keys);
         }
         if self.compute_check_info() != (self.checkers, self.pinned) {
-            return Err("cached checkers or pinned pieces are stale".into());
+            return Err(BrokenInvariant::CheckInfo);
         }
         if self.is_attacked(self.king(!self.side), self.side, self.occupied()) {
-            return Err("the side not to move is in check".into());
+            return Err(BrokenInvariant::WaitingSideInCheck);
         }
         Ok(())
     }

@@ -26,7 +26,7 @@ pub use make::{
     DEFAULT_MIN_GAMES, DEFAULT_PGN_PLIES,
 };
 pub use notation::parse_move;
-pub use pgn::{parse_pgn, PgnGame, PlayedGame};
+pub use pgn::{parse_pgn, BadMove, PgnGame, PlayedGame};
 pub use player::{
     builtin_book, game_ply, BookChoice, BookPlayer, BUILTIN_BOOK, DEFAULT_BOOK_DEPTH,
     MAX_BOOK_DEPTH,

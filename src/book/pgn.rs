@@ -4,7 +4,7 @@
 use super::builder::GameResult;
 use super::lines::strip_move_number;
 use super::notation::parse_move;
-use crate::board::Position;
+use crate::board::{FenError, Position};
 use crate::chess_move::Move;
 
 /// One game as read from PGN: its tags, main-line move tokens and result.
@@ -43,9 +43,9 @@ impl PgnGame {
 
     /// Plays the game from its starting position (the `FEN` tag's, or the standard one)
     /// up to the first move that is not legal. Errs only on a bad `FEN` tag.
-    pub fn play(&self) -> Result<PlayedGame, String> {
+    pub fn play(&self) -> Result<PlayedGame, FenError> {
         let start = match self.tag("FEN") {
-            Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN tag: {e}"))?,
+            Some(fen) => Position::from_fen(fen)?,
             None => Position::startpos(),
         };
         let mut pos = start.clone();
@@ -53,10 +53,10 @@ impl PgnGame {
         let mut error = None;
         for token in &self.moves {
             let Some(mv) = parse_move(&pos, token) else {
-                error = Some(format!(
-                    "illegal or unreadable move {token:?} at ply {}",
-                    moves.len() + 1
-                ));
+                error = Some(BadMove {
+                    token: token.clone(),
+                    ply: moves.len() + 1,
+                });
                 break;
             };
             pos.make_move(mv);
@@ -78,7 +78,26 @@ pub struct PlayedGame {
     /// The legal moves, up to the first bad one.
     pub moves: Vec<Move>,
     /// What stopped the game early, if anything.
-    pub error: Option<String>,
+    pub error: Option<BadMove>,
+}
+
+/// The first move of a PGN game that is illegal or cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMove {
+    /// The move as written.
+    pub token: String,
+    /// Its ply, counted from 1 at the game's start.
+    pub ply: usize,
+}
+
+impl std::fmt::Display for BadMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "illegal or unreadable move {:?} at ply {}",
+            self.token, self.ply
+        )
+    }
 }
 
 fn parse_result(text: &str) -> Option<GameResult> {
