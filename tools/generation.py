@@ -58,6 +58,7 @@ SHARED = ROOT.parent / "shared"
 SELFPLAY = SHARED / "data" / "selfplay"
 NOOB = SHARED / "data" / "openings" / "noob_3moves_sample.epd"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
+SYZYGY = SHARED / "data" / "syzygy"
 MATCH = SHARED / "tools" / "match.py"
 NETS = ROOT / "nets"
 
@@ -216,6 +217,9 @@ def step_datagen(st, work, args, deadline):
     cmd = [str(work / "ladya"), "datagen", "--out", str(out), "--games", "1000000",
            "--nodes", str(NODES), "--random-plies", str(RANDOM_PLIES),
            "--openings", str(NOOB), "--seed", str(args.seed), "--threads", str(args.threads)]
+    if not args.no_syzygy and SYZYGY.is_dir():
+        # A game the tables know is over: its last plies would teach nothing the result does not.
+        cmd += ["--syzygy", str(SYZYGY)]
     st["datagen"] = {"cmd": cmd, "out": str(out)}
     started = time.time()
     log(work, f"self-play until {time.strftime('%H:%M', time.localtime(deadline))}: {' '.join(cmd[1:])}")
@@ -574,6 +578,7 @@ def entry(st, args):
     flags = (f" --train-reserve {args.train_reserve:g}" if args.train_reserve != TRAIN_RESERVE_MIN else "") + \
             (f" --sprt-reserve {args.sprt_reserve:g}" if args.sprt_reserve != SPRT_RESERVE_MIN else "") + \
             (f" --init {b['init']}" if args.init else "") + \
+            (" --no-syzygy" if args.no_syzygy else "") + \
             "".join(f" --replay {Path(f).name}" for f in st.get("replay", []))
     lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
               f"--threads {args.threads}{flags}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
@@ -586,7 +591,7 @@ def entry(st, args):
                   f"network (`{d['evaluation']}`), published as `../shared/data/selfplay/"
                   f"{st.get('publish', {}).get('file') or '(not published)'}`:", "", "```",
                   "ladya " + " ".join(Path(a).name if a.endswith(".epd") else a for a in d["cmd"][1:]).replace(
-                      d["out"], Path(d["out"]).name), "```", ""]
+                      d["out"], Path(d["out"]).name).replace(str(SHARED), "../shared"), "```", ""]
     if st.get("data"):
         total = sum(f["positions"] for f in st["data"])
         lines += [f"**Data**, {total:,} positions in this order (the last 5%, the newest games, held out):", "",
@@ -658,9 +663,12 @@ def main():
     ap.add_argument("--init", help="network (float weights, checkpoint or .nnue) the warm run starts from, "
                                     "when not the shipped one: e.g. an unshipped candidate that learnt from "
                                     "more games (the SPRT is still against the shipped network)")
-    ap.add_argument("--replay", nargs="*", default=[],
+    ap.add_argument("--replay", nargs="*", action="extend", default=[],
                     help="packed self-play files outside ../shared (an earlier generation's games that "
                          "could not be published) trained on after the shared ones, before the new games")
+    ap.add_argument("--no-syzygy", action="store_true",
+                    help="self-play without tablebase adjudication (by default ../shared/data/syzygy ends "
+                         "a game as soon as its tables know the result)")
     ap.add_argument("--smoke", action="store_true",
                     help="a quick check of the script itself: one epoch on 200,000 positions, 4-game matches, "
                          "nothing published, nets/ untouched (the entry goes to WORK/genN/entry.md)")
