@@ -45,6 +45,23 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     (victim + promo) * 8 - attacker
 }
 
+/// The low bits of a keyed score: the move's index, counted down so that the first of
+/// equal scores is the largest.
+const INDEX_MASK: usize = MAX_MOVES - 1;
+const INDEX_BITS: u32 = MAX_MOVES.trailing_zeros();
+const _: () = assert!(MAX_MOVES.is_power_of_two());
+/// The score of a move already handed out.
+const PICKED: i32 = i32::MIN;
+
+/// A move's ordering score with its index in the list in the low byte: ordered as the
+/// scores are (ties by index), and unique, so the maximum names its move. History scores
+/// stay within a few times `HISTORY_MAX` and MVV-LVA within thousands, far from overflow.
+#[inline]
+fn keyed(score: i32, index: usize) -> i32 {
+    debug_assert!(index <= INDEX_MASK && score.unsigned_abs() < 1 << (30 - INDEX_BITS));
+    (score << INDEX_BITS) | (INDEX_MASK - index) as i32
+}
+
 /// Hands out the moves of one node, one at a time.
 pub struct MovePicker {
     stage: Stage,
@@ -55,7 +72,6 @@ pub struct MovePicker {
     cont: ContKeys,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
-    index: usize,
     bad: MoveList,
     bad_index: usize,
     noisy_only: bool,
@@ -73,7 +89,6 @@ impl MovePicker {
             cont: [None; 2],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
-            index: 0,
             bad: MoveList::new(),
             bad_index: 0,
             noisy_only: false,
@@ -103,19 +118,21 @@ impl MovePicker {
     }
 
     fn select_best(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.index >= len {
+        // Every score carries its move's index in its low byte (`keyed`), so one maximum
+        // over the list (which the compiler vectorises) names the move: no second search
+        // for it, no swaps. Picked moves drop to `PICKED`. Equal scores go in generation
+        // order.
+        let top = self.scores[..self.moves.len()]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(PICKED);
+        if top == PICKED {
             return None;
         }
-        // The first of the highest scores: a maximum over the slice (which the compiler
-        // vectorises) and a search for it, rather than one loop tracking the index.
-        let rest = &self.scores[self.index..len];
-        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
-        let best = self.index + rest.iter().position(|&s| s == top).unwrap_or(0);
-        self.moves.swap(self.index, best);
-        self.scores.swap(self.index, best);
-        self.index += 1;
-        Some(self.moves[self.index - 1])
+        let i = INDEX_MASK - (top & INDEX_MASK as i32) as usize;
+        self.scores[i] = PICKED;
+        Some(self.moves[i])
     }
 
     fn is_special(&self, mv: Move) -> bool {
@@ -138,9 +155,8 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate(GenType::Noisy, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = mvv_lva(pos, self.moves[i]);
+                        self.scores[i] = keyed(mvv_lva(pos, self.moves[i]), i);
                     }
-                    self.index = 0;
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.select_best() {
@@ -196,18 +212,18 @@ impl MovePicker {
                 Stage::GenQuiet => {
                     self.stage = Stage::Quiet;
                     self.moves.clear();
-                    self.index = 0;
                     if !self.skip_quiets {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
                         for i in 0..self.moves.len() {
                             let mv = self.moves[i];
-                            self.scores[i] = match pos.piece_on(mv.from()) {
+                            let score = match pos.piece_on(mv.from()) {
                                 Some(piece) if USE_HISTORY_ORDERING => {
                                     history.quiet_score(side, piece, mv, &self.cont)
                                 }
                                 _ => 0,
                             };
+                            self.scores[i] = keyed(score, i);
                         }
                     }
                 }
@@ -274,5 +290,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Quiet moves come out by history score, highest first, and equal scores in the
+    /// order the generator made them (the picker's ties are deterministic).
+    #[test]
+    fn quiet_moves_come_out_by_score_then_generation_order() {
+        let pos = Position::from_fen(crate::board::START_FEN).unwrap();
+        let side = pos.side_to_move();
+        let mut generated = MoveList::new();
+        pos.generate(GenType::Quiet, &mut generated);
+        let mut history = History::default();
+        // Some moves rewarded, some punished, most left at zero (ties).
+        for (i, &mv) in generated.as_slice().iter().enumerate().step_by(3) {
+            let piece = pos.piece_on(mv.from()).unwrap();
+            let delta = if i % 2 == 0 {
+                300 + 10 * i as i32
+            } else {
+                -500
+            };
+            history.update_quiet(side, piece, mv, &[None; 2], delta);
+        }
+        let score =
+            |mv: Move| history.quiet_score(side, pos.piece_on(mv.from()).unwrap(), mv, &[None; 2]);
+        let mut expected: Vec<Move> = generated.as_slice().to_vec();
+        expected.sort_by_key(|&mv| std::cmp::Reverse(score(mv))); // stable: ties keep order
+        let mut picker = MovePicker::new(Move::NONE, [Move::NONE; 2], Move::NONE);
+        let mut seen = Vec::new();
+        while let Some(mv) = picker.next(&pos, &history) {
+            seen.push(mv);
+        }
+        assert_eq!(seen, expected);
+        assert!(score(seen[0]) > 0 && score(seen[seen.len() - 1]) < 0);
     }
 }
