@@ -236,6 +236,19 @@ def step_datagen(st, work, args, deadline):
     log(work, f"self-play: {car['games_done']} games, {positions} positions")
 
 
+def shown(cmd, work=None):
+    """A command as the entries write it: the work folder as WORK, ../shared relative."""
+    text = " ".join(str(c) for c in cmd)
+    if work is not None:
+        text = text.replace(str(work), "WORK")
+    return text.replace(str(SHARED), "../shared")
+
+
+def shown_datagen(cmd):
+    """The self-play command with its output and openings by file name alone."""
+    return "ladya " + shown(Path(c).name if str(c).endswith((".bin", ".epd")) else c for c in cmd[1:])
+
+
 def step_publish(st, work, args):
     """Copies the new games to ../shared/data/selfplay with their sidecar and a README entry."""
     d = st["datagen"]
@@ -264,20 +277,15 @@ def step_publish(st, work, args):
              f"at commit `{st['build']['commit']}`, packed 32-byte records, made by `tools/generation.py` "
              f"for generation {st['gen']} in {d['seconds'] // 60} minutes ({d['rate']} positions a second "
              f"with {args.threads} threads on this kind of 2-core machine):\n\n```\n"
-             f"ladya {' '.join(a.replace(str(SHARED), '../shared') if a == str(SYZYGY) else Path(a).name if a.startswith('/') else a for a in d['cmd'][1:])}\n```\n\n"
+             f"{shown_datagen(d['cmd'])}\n```\n\n"
              f"`{name.replace('.bin', '.progress')}` is the generator's sidecar. {st['publish']['mb']} MB "
              f"compressed, sha256 `{st['publish']['sha256']}`. `ladya data stats`:\n\n```\n{stats.strip()}\n```\n")
-    if total:
+    if total:  # the total stands once, after the newest entry
         new_total = int(total.group(1).replace(",", "")) + d["positions"]
-        text = text.replace(total.group(0), f"**In all now: {new_total:,} positions**")
+        line_start = text.rfind("\n", 0, total.start()) + 1
+        line_end = text.find("\n", total.end())
+        text = text[:line_start] + (text[line_end + 1:] if line_end >= 0 else "")
         text = text.rstrip("\n") + "\n" + entry + f"\n**In all now: {new_total:,} positions**.\n"
-        # The total stands once, at the end.
-        first = text.find(f"**In all now: {new_total:,} positions**")
-        last = text.rfind(f"**In all now: {new_total:,} positions**")
-        if first != last:
-            line_start = text.rfind("\n", 0, first) + 1
-            line_end = text.find("\n", first)
-            text = text[:line_start] + text[line_end + 1:]
     else:
         text = text.rstrip("\n") + "\n" + entry
     readme.write_text(text)
@@ -368,7 +376,7 @@ def fastchess(st, work, args, name, net1, net2, rounds, seed):
     elo = FC_ELO.findall(text)[-1]
     n, w, l, d = map(int, games)
     result = {"games": n, "w": w, "l": l, "d": d, "elo": elo[0], "err": elo[1],
-              "cmd": " ".join(str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd)}
+              "cmd": shown(cmd, work)}
     log(work, f"{name}: {w}-{l}-{d}, {elo[0]} +- {elo[1]} Elo")
     return result
 
@@ -402,8 +410,7 @@ def step_sprt(st, work, args, deadline):
     st["sprt"] = {"w": w, "l": l, "d": d, "games": w + l + d,
                   "elo": penta[-1][0] if penta else "?", "err": penta[-1][1] if penta else "?",
                   "verdict": verdict[-1] if verdict else "no games", "h1": bool(verdict and "H1 accepted" in verdict[-1]),
-                  "cmd": "python3 ../shared/tools/match.py " + " ".join(
-                      str(c).replace(str(work), "WORK").replace(str(SHARED), "../shared") for c in cmd[2:])}
+                  "cmd": "python3 ../shared/tools/match.py " + shown(cmd[2:], work)}
     log(work, f"SPRT: {w}-{l}-{d}, {st['sprt']['elo']} +- {st['sprt']['err']}: {st['sprt']['verdict']}")
 
 
@@ -591,8 +598,7 @@ def entry(st, args):
                   f"{d['seconds'] // 60} minutes ({d['rate']} positions a second), with the shipped "
                   f"network (`{d['evaluation']}`), published as `../shared/data/selfplay/"
                   f"{st.get('publish', {}).get('file') or '(not published)'}`:", "", "```",
-                  "ladya " + " ".join(Path(a).name if a.endswith(".epd") else a for a in d["cmd"][1:]).replace(
-                      d["out"], Path(d["out"]).name).replace(str(SHARED), "../shared"), "```", ""]
+                  shown_datagen(d["cmd"]), "```", ""]
     if st.get("data"):
         total = sum(f["positions"] for f in st["data"])
         lines += [f"**Data**, {total:,} positions in this order (the last 5%, the newest games, held out):", "",

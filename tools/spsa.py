@@ -17,9 +17,20 @@ Iteration k draws a random sign d_i for every parameter, plays a batch of game p
 every parameter by a_k / c_k * (wins - losses) * d_i, within its range. Values stay
 floats in the state; the engines get them rounded.
 
-Games: fastchess at 4+0.04, two at once, UHO openings. A short clock rather than fixed
-nodes: the tunables are pruning margins, whose cost and gain are in time (a margin that
-prunes less searches fewer nodes a second deep), which fixed nodes would not see.
+Games: fastchess, two at once, UHO openings, at a fixed number of nodes a move (10,000
+by default; `--tc 4+0.04` plays a clock instead). Fixed nodes because the CPU for
+tuning is scarce: a 10,000-node game costs about 1.8 CPU-seconds where a 4+0.04 game
+costs about 15, so a run of 1,500 iterations (6,000 games) fits in two hours of two
+cores instead of two days. The tunables are pruning and reduction margins, whose cost
+shows in nodes (a margin that prunes less reaches a shallower depth for the same nodes)
+as well as in time; none of them is a time-management constant, which fixed nodes could
+not see. The price: the values are tuned at depth 9 to 11, not the 15 to 20 of a real
+game, so the result is checked at a clock (8+0.08) before it ships.
+
+The learning rate: OpenBench's r_end of 0.002 suits its runs of tens of thousands of
+games; a 1,500-iteration plan with it moves a parameter by about a tenth of its c_end
+for a 5-Elo gradient, less than the noise. A new local state uses `--r-end` (0.005 by
+default), which trades some noise for a run that can finish.
 
 State: `tools/spsa/state.json` (iteration, values, a, c, A, alpha, gamma, seed, planned
 iterations, games), rewritten after every batch, and `tools/spsa/log.csv` (the values
@@ -47,9 +58,10 @@ LOG = ROOT / "tools" / "spsa" / "log.csv"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 
 ALPHA, GAMMA = 0.602, 0.101
-PLANNED_ITERATIONS = 4000
+PLANNED_ITERATIONS = 1500
 PAIRS_PER_ITERATION = 2
-TC = "4+0.04"
+NODES = 10_000
+LOCAL_R_END = 0.005
 STOP = False
 
 
@@ -64,15 +76,35 @@ def tunables(engine):
     return result
 
 
-def new_state(specs, seed, planned):
+def new_params(specs, planned, r_end):
+    """SPSA's a and c of every tunable for a run planned to `planned` iterations."""
     big_a = planned / 10
     params = {}
-    for name, (value, lo, hi, c_end, r_end) in specs.items():
+    for name, (value, lo, hi, c_end, _) in specs.items():
         params[name] = {"value": float(value), "start": value, "min": lo, "max": hi,
                         "c": c_end * planned ** GAMMA,
                         "a": r_end * c_end ** 2 * (big_a + planned) ** ALPHA}
-    return {"version": 1, "iteration": 0, "games": 0, "pairs": 0, "seed": seed, "planned": planned,
-            "A": big_a, "alpha": ALPHA, "gamma": GAMMA, "tc": TC, "params": params}
+    return params
+
+
+def new_state(specs, args):
+    """A state at iteration 0: the games (`nodes` a move or a `tc`) are fixed for the run."""
+    return {"version": 2, "iteration": 0, "games": 0, "pairs": 0, "seed": args.seed,
+            "planned": args.planned, "A": args.planned / 10, "alpha": ALPHA, "gamma": GAMMA,
+            "r_end": args.r_end, "tc": args.tc, "nodes": None if args.tc else args.nodes,
+            "params": new_params(specs, args.planned, args.r_end)}
+
+
+def limits(state):
+    """fastchess's `-each` limits for the state's games (a fixed-node game keeps a loose
+    clock only as a backstop)."""
+    if state.get("nodes"):
+        return ["tc=100+1", f"nodes={state['nodes']}"]
+    return [f"tc={state['tc']}"]
+
+
+def describe(state):
+    return f"{state['nodes']:,} nodes a move" if state.get("nodes") else f"{state['tc']}"
 
 
 def save(state):
@@ -81,13 +113,13 @@ def save(state):
     tmp.replace(STATE)
 
 
-def play(args, plus, minus, seed):
+def play(args, state, plus, minus, seed):
     """(wins, losses, draws) of the plus engine."""
     def engine(name, values):
         return ["-engine", f"cmd={args.engine}", f"name={name}",
                 *[f"option.{k}={round(v)}" for k, v in values.items()]]
     cmd = [args.fastchess, *engine("plus", plus), *engine("minus", minus),
-           "-each", f"tc={TC}", "option.Hash=16", "option.Threads=1",
+           "-each", *limits(state), "option.Hash=16", "option.Threads=1",
            "-openings", f"file={UHO}", "format=epd", "order=random", "-srand", str(seed),
            "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency)]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp").stdout
@@ -107,7 +139,7 @@ def iterate(args, state):
         signs[name] = rng.choice((-1, 1))
         plus[name] = min(p["max"], max(p["min"], p["value"] + c_k * signs[name]))
         minus[name] = min(p["max"], max(p["min"], p["value"] - c_k * signs[name]))
-    w, l, d = play(args, plus, minus, state["seed"] + k)
+    w, l, d = play(args, state, plus, minus, state["seed"] + k)
     for name, p in state["params"].items():
         c_k = p["c"] / k ** state["gamma"]
         a_k = p["a"] / (state["A"] + k) ** state["alpha"]
@@ -131,7 +163,7 @@ def log_row(state, w, l, d):
 
 
 def show(state):
-    print(f"{state['iteration']} iterations, {state['games']} games at {state['tc']}")
+    print(f"{state['iteration']} of {state['planned']} iterations, {state['games']} games at {describe(state)}")
     print(f"| parameter | start | now | range |\n|---|---|---|---|")
     for name, p in state["params"].items():
         print(f"| `{name}` | {p['start']} | {p['value']:.1f} ({round(p['value'])}) | {p['min']}..{p['max']} |")
@@ -149,6 +181,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of a new state")
     ap.add_argument("--planned", type=int, default=PLANNED_ITERATIONS,
                     help="iterations a new state plans for (sets the a_k and c_k schedules)")
+    ap.add_argument("--nodes", type=int, default=NODES, help="nodes a move of a new state's games")
+    ap.add_argument("--tc", help="a clock for a new state's games instead of fixed nodes")
+    ap.add_argument("--r-end", type=float, default=LOCAL_R_END, help="a new state's r_end")
     ap.add_argument("--show", action="store_true", help="print the parameters and stop")
     args = ap.parse_args()
     STATE.parent.mkdir(parents=True, exist_ok=True)
@@ -167,11 +202,11 @@ def main():
     if f"option name {next(iter(specs))} " not in out:
         sys.exit(f"{args.engine} is not a tuning build: cargo build --release --features tune")
     if state is None:
-        state = new_state(specs, args.seed, args.planned)
+        state = new_state(specs, args)
         save(state)
     for name, spec in specs.items():  # a tunable added since the state was made
         if name not in state["params"]:
-            state["params"][name] = new_state({name: spec}, state["seed"], state["planned"])["params"][name]
+            state["params"].update(new_params({name: spec}, state["planned"], state.get("r_end", spec[4])))
     if not Path(args.fastchess).exists():
         subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True)
 
