@@ -4,6 +4,7 @@
     cargo build --release --features tune    # the tuning build: tunables as UCI options
     python3 tools/spsa.py --minutes 60       # play SPSA iterations for an hour
     python3 tools/spsa.py --show             # start and current value of every parameter
+    python3 tools/spsa.py --apply            # writes the current values into params/mod.rs
 
 The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
 mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its
@@ -55,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 STATE = ROOT / "tools" / "spsa" / "state.json"
 LOG = ROOT / "tools" / "spsa" / "log.csv"
+PARAMS = ROOT / "src" / "search" / "params" / "mod.rs"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 
 ALPHA, GAMMA = 0.602, 0.101
@@ -175,6 +177,19 @@ def show(state):
         print(f"| `{name}` | {p['start']} | {p['value']:.1f} ({round(p['value'])}) | {p['min']}..{p['max']} |")
 
 
+def apply(state):
+    """Writes the state's rounded values as the defaults of `tunables!` in PARAMS."""
+    text = PARAMS.read_text()
+    for name, p in state["params"].items():
+        line = re.compile(rf"^(\s+{name}: )(-?\d+)(, -?\d+..=-?\d+, [\d.]+;)$", re.M)
+        text, n = line.subn(lambda m: f"{m.group(1)}{round(p['value'])}{m.group(3)}", text)
+        if n != 1:
+            sys.exit(f"{name}: not found once in {PARAMS}")
+    PARAMS.write_text(text)
+    print(f"{PARAMS.relative_to(ROOT)}: {len(state['params'])} defaults written "
+          f"(iteration {state['iteration']}); `ladya bench` gives the new Bench")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/ladya",
@@ -191,15 +206,18 @@ def main():
     ap.add_argument("--tc", help="a clock for a new state's games instead of fixed nodes")
     ap.add_argument("--r-end", type=float, default=LOCAL_R_END, help="a new state's r_end")
     ap.add_argument("--show", action="store_true", help="print the parameters and stop")
+    ap.add_argument("--apply", action="store_true",
+                    help="write the current values into src/search/params/mod.rs and stop")
     args = ap.parse_args()
     STATE.parent.mkdir(parents=True, exist_ok=True)
     if STATE.exists():
         state = json.loads(STATE.read_text())
     else:
         state = None
-    if args.show:
-        if state:
-            show(state)
+    if args.show or args.apply:
+        if state is None:
+            sys.exit(f"no state in {STATE}")
+        show(state) if args.show else apply(state)
         return
     args.engine = str(Path(args.engine).resolve())
     specs = tunables(args.engine)
