@@ -25,7 +25,7 @@ costs about 15, so a run of 1,500 iterations (6,000 games) fits in two hours of 
 cores instead of two days. The tunables are pruning and reduction margins, whose cost
 shows in nodes (a margin that prunes less reaches a shallower depth for the same nodes)
 as well as in time; none of them is a time-management constant, which fixed nodes could
-not see. The price: the values are tuned at depth 9 to 11, not the 15 to 20 of a real
+not see. The price: the values are tuned at depth 8 to 10, not the 15 to 20 of a real
 game, so the result is checked at a clock (8+0.08) before it ships.
 
 The learning rate: OpenBench's r_end of 0.002 suits its runs of tens of thousands of
