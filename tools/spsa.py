@@ -112,7 +112,8 @@ def limits(state):
 
 
 def describe(state):
-    return f"{state['nodes']:,} nodes a move" if state.get("nodes") else f"{state['tc']}"
+    """The state's games in words."""
+    return f"{state['nodes']:,} nodes a move" if state.get("nodes") else state["tc"]
 
 
 def save(state):
@@ -182,7 +183,7 @@ def apply(state):
     """Writes the state's rounded values as the defaults of `tunables!` in PARAMS."""
     text = PARAMS.read_text()
     for name, p in state["params"].items():
-        line = re.compile(rf"^(\s+{name}: )(-?\d+)(, -?\d+..=-?\d+, [\d.]+;)$", re.M)
+        line = re.compile(rf"^(\s+{name}: )(-?\d+)(, -?\d+\.\.=-?\d+, [\d.]+;)$", re.M)
         text, n = line.subn(lambda m: f"{m.group(1)}{round(p['value'])}{m.group(3)}", text)
         if n != 1:
             sys.exit(f"{name}: not found once in {PARAMS}")
@@ -218,7 +219,10 @@ def main():
     if args.show or args.apply:
         if state is None:
             sys.exit(f"no state in {STATE}")
-        show(state) if args.show else apply(state)
+        if args.show:
+            show(state)
+        else:
+            apply(state)
         return
     args.engine = str(Path(args.engine).resolve())
     specs = tunables(args.engine)
