@@ -5,6 +5,7 @@
     python3 tools/spsa.py --minutes 60       # play SPSA iterations for an hour
     python3 tools/spsa.py --show             # start and current value of every parameter
     python3 tools/spsa.py --apply            # writes the current values into params/mod.rs
+    python3 tools/spsa.py --verify REV --minutes 60 --seed S   # SPRT: REV against its parent
 
 The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
 mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its
@@ -39,19 +40,30 @@ iterations, games), rewritten after every batch, and `tools/spsa/log.csv` (the v
 after each iteration). Both are committed at the end of a session; the next continues
 where it stopped. The parameters come from `ladya tunables` of the tuning build, so a
 new tunable joins at its default value.
+
+Verification: `--apply`, commit the values (on a branch until they have passed), then
+`--verify REV` builds that commit and its parent (the untuned search) in git worktrees
+under /var/tmp and plays them at 8+0.08 on the UHO openings (match.py, SPRT [0, 5] on
+game pairs). The pairs go to `tools/spsa/verify.json` after every run, so an SPRT that
+a session's budget cuts short goes on in the next with a new seed, and the pairs of
+every run decide together (`sprt_pairs.py`).
 """
 
 import argparse
 import csv
 import json
 import math
+import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, play_on
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -59,6 +71,11 @@ STATE = ROOT / "tools" / "spsa" / "state.json"
 LOG = ROOT / "tools" / "spsa" / "log.csv"
 PARAMS = ROOT / "src" / "search" / "params" / "mod.rs"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
+MATCH = SHARED / "tools" / "match.py"
+VERIFY = ROOT / "tools" / "spsa" / "verify.json"
+VERIFY_WORK = Path("/var/tmp/ladya-spsa-verify")
+VERIFY_TC = "8+0.08"
+VERIFY_BOUNDS = (0.0, 5.0)
 
 ALPHA, GAMMA = 0.602, 0.101
 PLANNED_ITERATIONS = 1500
@@ -192,6 +209,68 @@ def apply(state):
           f"(iteration {state['iteration']}); `ladya bench` gives the new Bench")
 
 
+def build(rev):
+    """The release binary of commit `rev`, built once in a git worktree (the repository's
+    own checkout is left alone)."""
+    full = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.strip()
+    binary = VERIFY_WORK / f"ladya-{full[:10]}"
+    if not binary.exists():
+        tree = VERIFY_WORK / "tree"
+        VERIFY_WORK.mkdir(parents=True, exist_ok=True)
+        if tree.exists():
+            subprocess.run(["git", "-C", str(tree), "checkout", "--quiet", "--detach", full], check=True)
+        else:
+            subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(tree), full],
+                           cwd=ROOT, check=True)
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=tree, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": str(VERIFY_WORK / "target")})
+        shutil.copy(VERIFY_WORK / "target" / "release" / "ladya", binary)
+    return full, binary
+
+
+def bench(binary):
+    out = subprocess.run([str(binary), "bench"], check=True, capture_output=True, text=True).stdout
+    return int(re.findall(r"^(\d+) nodes", out, re.M)[-1])
+
+
+def verify(args):
+    """Plays commit `args.verify` (the applied values) against its parent at VERIFY_TC
+    until the pairs of every run in VERIFY decide, or `args.minutes` have passed."""
+    tuned, tuned_bin = build(args.verify)
+    base, base_bin = build(f"{tuned}^")
+    if VERIFY.exists():
+        rec = json.loads(VERIFY.read_text())
+        if rec["tuned"]["commit"] != tuned:
+            sys.exit(f"{VERIFY.relative_to(ROOT)} is the SPRT of {rec['tuned']['commit'][:10]}: "
+                     "move it aside to test another commit")
+        if any(run["seed"] == args.seed for run in rec["runs"]):
+            sys.exit(f"seed {args.seed} was used by an earlier run of this SPRT: pick another")
+    else:
+        rec = {"tuned": {"commit": tuned, "bench": bench(tuned_bin)},
+               "base": {"commit": base, "bench": bench(base_bin)},
+               "tc": VERIFY_TC, "bounds": list(VERIFY_BOUNDS), "runs": []}
+    prior = [x for run in rec["runs"] for x in decode(run["pairs"])]
+    log_path = VERIFY_WORK / f"verify-{args.seed}.log"
+    cmd = [sys.executable, str(MATCH), "-e1", str(tuned_bin), "-n1", "tuned", "-o1", "Hash=16",
+           "-e2", str(base_bin), "-n2", "base", "-o2", "Hash=16", "--tc", rec["tc"],
+           "--openings", str(UHO), "--shuffle", "--seed", str(args.seed), "--games", "4000",
+           "--concurrency", str(args.concurrency), "--pgn", str(log_path.with_suffix(".pgn"))]
+    end = time.time() + (args.minutes or 60) * 60
+    print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
+          f"{len(prior)} pairs so far; log {log_path}", flush=True)
+    verdict, pairs = play_on(cmd, log_path, "tuned", prior, rec["bounds"], end, ROOT)
+    rec["runs"].append({"seed": args.seed, "pairs": encode(pairs)})
+    VERIFY.write_text(json.dumps(rec, indent=1) + "\n")
+    every = prior + pairs
+    this_elo, this_err = pair_elo(pairs)
+    elo, err = pair_elo(every)
+    said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
+    print(f"this run: {len(pairs)} pairs, {this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs "
+          f"of {len(rec['runs'])} runs: {elo:+.1f} +- {err:.1f} Elo, LLR {llr(every, *rec['bounds']):.2f} "
+          f"(bounds +-{SPRT_HI:.2f}): {said}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/ladya",
@@ -210,7 +289,13 @@ def main():
     ap.add_argument("--show", action="store_true", help="print the parameters and stop")
     ap.add_argument("--apply", action="store_true",
                     help="write the current values into src/search/params/mod.rs and stop")
+    ap.add_argument("--verify", metavar="REV",
+                    help="SPRT of commit REV (the applied values) against its parent at 8+0.08, "
+                         "resumed from tools/spsa/verify.json (needs a new --seed each run)")
     args = ap.parse_args()
+    if args.verify:
+        verify(args)
+        return
     STATE.parent.mkdir(parents=True, exist_ok=True)
     if STATE.exists():
         state = json.loads(STATE.read_text())

@@ -1,0 +1,89 @@
+"""An SPRT whose game pairs outlive the session that played them.
+
+match.py decides an SPRT within one run; a session's budget often ends first. These helpers
+read the finished game pairs of a match.py log, keep them as a string of quarter points
+(one digit, 0 to 4, a pair), and decide with match.py's own GSPRT over the pairs of every
+run together, so that a later session plays on where an earlier one stopped. Used by
+`generation.py --resume-sprt` (networks) and `spsa.py --verify` (tuned search constants).
+"""
+
+import math
+import os
+import re
+import signal
+import subprocess
+import time
+
+GAME_LINE = re.compile(r"\] game (\d+): (\S+) - (\S+) (1-0|0-1|1/2-1/2) ")
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+SPRT_HI = math.log(0.95 / 0.05)  # alpha = beta = 0.05, as match.py
+
+
+def pair_scores(log_text, name):
+    """The finished game pairs of a match.py log: the mean score of engine `name` in each
+    (match.py plays each opening twice, games 2k-1 and 2k, colours swapped)."""
+    games = {}
+    for m in GAME_LINE.finditer(log_text):
+        points = POINTS[m[4]]
+        games[int(m[1]) - 1] = points if m[2] == name else 1.0 - points
+    pairs = {}
+    for g, points in games.items():
+        pairs.setdefault(g // 2, []).append(points)
+    return [sum(v) / 2 for _, v in sorted(pairs.items()) if len(v) == 2]
+
+
+def encode(pairs):
+    """Pair scores as quarter points, one digit a pair (a pair scores 0, 0.25, ..., 1)."""
+    return "".join(str(round(x * 4)) for x in pairs)
+
+
+def decode(digits):
+    return [int(q) / 4 for q in digits]
+
+
+def llr(pairs, elo0, elo1):
+    """match.py's GSPRT log-likelihood ratio over game pairs (normal approximation,
+    logistic Elo), so that pairs from several runs add up to one test."""
+    n = len(pairs)
+    if n < 10:
+        return 0.0
+    mu = sum(pairs) / n
+    var = sum((x - mu) ** 2 for x in pairs) / n or 1e-3
+    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
+    return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
+
+
+def pair_elo(pairs):
+    """Elo and its 95% half-interval from pair scores (match.py's pentanomial figure)."""
+    def elo(x):
+        return -400 * math.log10(1 / x - 1) if 0 < x < 1 else math.copysign(math.inf, x - 0.5)
+    n = len(pairs)
+    if n < 2:
+        return 0.0, math.inf
+    mu = sum(pairs) / n
+    se = math.sqrt(sum((x - mu) ** 2 for x in pairs) / n / n)
+    lo, hi = elo(mu - 1.959964 * se), elo(mu + 1.959964 * se)
+    return elo(mu), (hi - lo) / 2
+
+
+def play_on(cmd, log_path, name, prior, bounds, end, cwd):
+    """Runs match.py `cmd` (without `--sprt`: the decision is taken here) with its output
+    appended to `log_path`, until the pairs of `prior` and of this run decide the SPRT
+    `bounds` for engine `name`, or until time `end`. Returns ("H1" | "H0" | None, this
+    run's pairs)."""
+    verdict = None
+    with open(log_path, "a") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
+                                preexec_fn=lambda: os.nice(2))
+        while proc.poll() is None:
+            time.sleep(5)
+            ratio = llr(prior + pair_scores(log_path.read_text(), name), *bounds)
+            if abs(ratio) >= SPRT_HI:
+                verdict = "H1" if ratio > 0 else "H0"
+            if verdict or time.time() >= end:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=120)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    return verdict, pair_scores(log_path.read_text(), name)
