@@ -286,6 +286,8 @@ def main():
     ap.add_argument("--nodes", type=int, default=NODES, help="nodes a move of a new state's games")
     ap.add_argument("--tc", help="a clock for a new state's games instead of fixed nodes")
     ap.add_argument("--r-end", type=float, default=LOCAL_R_END, help="a new state's r_end")
+    ap.add_argument("--beyond", action="store_true",
+                    help="play on past the planned iterations (the a_k and c_k keep decaying)")
     ap.add_argument("--show", action="store_true", help="print the parameters and stop")
     ap.add_argument("--apply", action="store_true",
                     help="write the current values into src/search/params/mod.rs and stop")
@@ -332,6 +334,9 @@ def main():
     end = time.time() + args.minutes * 60 if args.minutes else math.inf
     done = 0
     while not STOP and time.time() < end and (args.iterations is None or done < args.iterations):
+        if state["iteration"] >= state["planned"] and not args.beyond:
+            print(f"the run's {state['planned']} planned iterations are played: `--apply`, then `--verify`")
+            break
         try:
             w, l, d = iterate(args, state)
         except RuntimeError:
