@@ -453,10 +453,14 @@ def resume_sprt(args):
            "--games", "4000", "--concurrency", str(args.threads), "--pgn", str(work / "sprt.pgn")]
     log(work, f"SPRT of generation {gen} continued from {len(prior)} pairs until "
               f"{time.strftime('%H:%M', time.localtime(end))}: match.py {' '.join(cmd[3:])}")
-    verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{gen}", prior, (elo0, elo1), end, ROOT)
-    rec["runs"].append({"seed": args.seed, "commit": commit,
-                        "pairs": encode(pairs)})
-    path.write_text(json.dumps(rec, indent=1) + "\n")
+    rec["runs"].append({"seed": args.seed, "commit": commit, "pairs": ""})
+
+    def keep(pairs):  # recorded as they finish: a run killed from outside loses nothing
+        rec["runs"][-1]["pairs"] = encode(pairs)
+        path.write_text(json.dumps(rec, indent=1) + "\n")
+    keep([])
+    verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{gen}", prior, (elo0, elo1), end, ROOT,
+                             on_pairs=keep)
     every = prior + pairs
     ratio = llr(every, elo0, elo1)
     elo, err = pair_elo(every)

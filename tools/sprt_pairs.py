@@ -66,24 +66,41 @@ def pair_elo(pairs):
     return elo(mu), (hi - lo) / 2
 
 
-def play_on(cmd, log_path, name, prior, bounds, end, cwd):
+def play_on(cmd, log_path, name, prior, bounds, end, cwd, on_pairs=None):
     """Runs match.py `cmd` (without `--sprt`: the decision is taken here) with its output
     appended to `log_path`, until the pairs of `prior` and of this run decide the SPRT
-    `bounds` for engine `name`, or until time `end`. Returns ("H1" | "H0" | None, this
-    run's pairs)."""
-    verdict = None
-    with open(log_path, "a") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
-                                preexec_fn=lambda: os.nice(2))
-        while proc.poll() is None:
-            time.sleep(5)
-            ratio = llr(prior + pair_scores(log_path.read_text(), name), *bounds)
-            if abs(ratio) >= SPRT_HI:
-                verdict = "H1" if ratio > 0 else "H0"
-            if verdict or time.time() >= end:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=120)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-    return verdict, pair_scores(log_path.read_text(), name)
+    `bounds` for engine `name`, until time `end`, or until this process is sent SIGTERM or
+    SIGINT (the match is then stopped and its finished pairs kept). `on_pairs(pairs)` is
+    called whenever this run's finished pairs grow, so that a caller can record them
+    before anything could kill it. Returns ("H1" | "H0" | None, this run's pairs)."""
+    verdict, stopped, seen = None, [], 0
+
+    def stop(*_):
+        stopped.append(True)
+    handlers = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with open(log_path, "a") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
+                                    preexec_fn=lambda: os.nice(2))
+            while proc.poll() is None:
+                time.sleep(5)
+                pairs = pair_scores(log_path.read_text(), name)
+                if on_pairs and len(pairs) > seen:
+                    seen = len(pairs)
+                    on_pairs(pairs)
+                ratio = llr(prior + pairs, *bounds)
+                if abs(ratio) >= SPRT_HI:
+                    verdict = "H1" if ratio > 0 else "H0"
+                if verdict or stopped or time.time() >= end:
+                    proc.send_signal(signal.SIGTERM)
+                    try:
+                        proc.wait(timeout=120)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    pairs = pair_scores(log_path.read_text(), name)
+    if on_pairs:
+        on_pairs(pairs)
+    return verdict, pairs

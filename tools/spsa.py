@@ -44,9 +44,10 @@ new tunable joins at its default value.
 Verification: `--apply`, commit the values (on a branch until they have passed), then
 `--verify REV` builds that commit and its parent (the untuned search) in git worktrees
 under /var/tmp and plays them at 8+0.08 on the UHO openings (match.py, SPRT [0, 5] on
-game pairs). The pairs go to `tools/spsa/verify.json` after every run, so an SPRT that
-a session's budget cuts short goes on in the next with a new seed, and the pairs of
-every run decide together (`sprt_pairs.py`).
+game pairs). Each game pair goes to `tools/spsa/verify.json` as it finishes (SIGTERM or
+Ctrl-C stops the match and keeps them), so an SPRT that a session's budget cuts short
+goes on in the next with a new seed, and the pairs of every run decide together
+(`sprt_pairs.py`).
 """
 
 import argparse
@@ -252,6 +253,8 @@ def verify(args):
                "tc": VERIFY_TC, "bounds": list(VERIFY_BOUNDS), "runs": []}
     prior = [x for run in rec["runs"] for x in decode(run["pairs"])]
     log_path = VERIFY_WORK / f"verify-{args.seed}.log"
+    for stale in (log_path, log_path.with_suffix(".pgn")):  # of a run the record never kept
+        stale.unlink(missing_ok=True)
     cmd = [sys.executable, str(MATCH), "-e1", str(tuned_bin), "-n1", "tuned", "-o1", "Hash=16",
            "-e2", str(base_bin), "-n2", "base", "-o2", "Hash=16", "--tc", rec["tc"],
            "--openings", str(UHO), "--shuffle", "--seed", str(args.seed), "--games", "4000",
@@ -259,9 +262,13 @@ def verify(args):
     end = time.time() + (args.minutes or 60) * 60
     print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
           f"{len(prior)} pairs so far; log {log_path}", flush=True)
-    verdict, pairs = play_on(cmd, log_path, "tuned", prior, rec["bounds"], end, ROOT)
-    rec["runs"].append({"seed": args.seed, "pairs": encode(pairs)})
-    VERIFY.write_text(json.dumps(rec, indent=1) + "\n")
+    rec["runs"].append({"seed": args.seed, "pairs": ""})
+
+    def keep(pairs):  # recorded as they finish: a run killed from outside loses nothing
+        rec["runs"][-1]["pairs"] = encode(pairs)
+        VERIFY.write_text(json.dumps(rec, indent=1) + "\n")
+    keep([])
+    verdict, pairs = play_on(cmd, log_path, "tuned", prior, rec["bounds"], end, ROOT, on_pairs=keep)
     every = prior + pairs
     this_elo, this_err = pair_elo(pairs)
     elo, err = pair_elo(every)
