@@ -53,7 +53,7 @@ import sys
 import time
 from pathlib import Path
 
-from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, pair_scores, play_on
+from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, pair_scores, play_on, recorder
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -453,12 +453,7 @@ def resume_sprt(args):
            "--games", "4000", "--concurrency", str(args.threads), "--pgn", str(work / "sprt.pgn")]
     log(work, f"SPRT of generation {gen} continued from {len(prior)} pairs until "
               f"{time.strftime('%H:%M', time.localtime(end))}: match.py {' '.join(cmd[3:])}")
-    rec["runs"].append({"seed": args.seed, "commit": commit, "pairs": ""})
-
-    def keep(pairs):  # recorded as they finish: a run killed from outside loses nothing
-        rec["runs"][-1]["pairs"] = encode(pairs)
-        path.write_text(json.dumps(rec, indent=1) + "\n")
-    keep([])
+    keep = recorder(rec, path, {"seed": args.seed, "commit": commit})
     verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{gen}", prior, (elo0, elo1), end, ROOT,
                              on_pairs=keep)
     every = prior + pairs

@@ -7,6 +7,7 @@ run together, so that a later session plays on where an earlier one stopped. Use
 `generation.py --resume-sprt` (networks) and `spsa.py --verify` (tuned search constants).
 """
 
+import json
 import math
 import os
 import re
@@ -64,6 +65,19 @@ def pair_elo(pairs):
     se = math.sqrt(sum((x - mu) ** 2 for x in pairs) / n / n)
     lo, hi = elo(mu - 1.959964 * se), elo(mu + 1.959964 * se)
     return elo(mu), (hi - lo) / 2
+
+
+def recorder(rec, path, run):
+    """Appends `run` (a dict: the run's seed and such) to the SPRT record `rec`, writes it
+    to `path` at once and returns the `on_pairs` callback for `play_on` that rewrites it
+    with the run's pairs as they finish: a run killed from outside loses nothing."""
+    rec["runs"].append({**run, "pairs": ""})
+
+    def keep(pairs):
+        rec["runs"][-1]["pairs"] = encode(pairs)
+        path.write_text(json.dumps(rec, indent=1) + "\n")
+    keep([])
+    return keep
 
 
 def play_on(cmd, log_path, name, prior, bounds, end, cwd, on_pairs=None):

@@ -64,7 +64,7 @@ import sys
 import time
 from pathlib import Path
 
-from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, play_on
+from sprt_pairs import SPRT_HI, decode, llr, pair_elo, play_on, recorder
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -262,12 +262,7 @@ def verify(args):
     end = time.time() + (args.minutes or 60) * 60
     print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
           f"{len(prior)} pairs so far; log {log_path}", flush=True)
-    rec["runs"].append({"seed": args.seed, "pairs": ""})
-
-    def keep(pairs):  # recorded as they finish: a run killed from outside loses nothing
-        rec["runs"][-1]["pairs"] = encode(pairs)
-        VERIFY.write_text(json.dumps(rec, indent=1) + "\n")
-    keep([])
+    keep = recorder(rec, VERIFY, {"seed": args.seed})
     verdict, pairs = play_on(cmd, log_path, "tuned", prior, rec["bounds"], end, ROOT, on_pairs=keep)
     every = prior + pairs
     this_elo, this_err = pair_elo(pairs)
