@@ -41,13 +41,14 @@ after each iteration). Both are committed at the end of a session; the next cont
 where it stopped. The parameters come from `ladya tunables` of the tuning build, so a
 new tunable joins at its default value.
 
-Verification: `--apply`, commit the values (on a branch until they have passed), then
-`--verify REV` builds that commit and its parent (the untuned search) in git worktrees
-under /var/tmp and plays them at 8+0.08 on the UHO openings (match.py, SPRT [0, 5] on
-game pairs). Each game pair goes to `tools/spsa/verify.json` as it finishes (SIGTERM or
-Ctrl-C stops the match and keeps them), so an SPRT that a session's budget cuts short
-goes on in the next with a new seed, and the pairs of every run decide together
-(`sprt_pairs.py`).
+Verification: `--apply`, commit the values on a side branch, and keep that commit
+reachable from main without its changes (`git merge -s ours REV`: only main lasts from one
+session to the next, and a branch that did not land is gone), then `--verify REV` builds
+that commit and its parent (the untuned search) in git worktrees under /var/tmp and plays
+them at 8+0.08 on the UHO openings (match.py, SPRT [0, 5] on game pairs). Each game pair
+goes to `tools/spsa/verify.json` as it finishes (SIGTERM or Ctrl-C stops the match and
+keeps them), so an SPRT that a session's budget cuts short goes on in the next with a new
+seed, and the pairs of every run decide together (`sprt_pairs.py`).
 """
 
 import argparse
