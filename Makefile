@@ -1,29 +1,51 @@
-# OpenBench and other testers build engines with `make EXE=<path>`.
+# OpenBench and other testers build engines with `make -j EXE=<name> [EVALFILE=<path>]`:
+# `<name>` (`<name>.exe` on Windows) is left beside this Makefile, built with the network
+# EVALFILE names embedded instead of nets/default.nnue (nothing in the tree changes), into
+# $(CARGO_TARGET_DIR) when that is set.
 EXE ?= ladya
 CARGO ?= cargo
 
-.PHONY: all native ablate sprt clean
+ifeq ($(OS),Windows_NT)
+    EXT := .exe
+endif
+TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
+BUILT := $(TARGET_DIR)/release/ladya$(EXT)
+OUT := $(patsubst %$(EXT),%,$(EXE))$(EXT)
+ifneq ($(strip $(EVALFILE)),)
+    export LADYA_EVALFILE := $(abspath $(EVALFILE))
+endif
+
+.PHONY: all native ablate sprt tune-branch clean
 
 all:
 	$(CARGO) build --release
-	@if [ "$(EXE)" != "ladya" ] || [ ! -e ladya ] || [ -f ladya ]; then cp target/release/ladya "$(EXE)"; fi
+	@if [ "$(OUT)" != "ladya" ] || [ ! -e ladya ] || [ -f ladya ]; then cp "$(BUILT)" "$(OUT)"; fi
 
 # Opt-in build for the machine it is built on (not portable).
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release
-	cp target/release/ladya "$(EXE)"
+	cp "$(BUILT)" "$(OUT)"
+
+# SPSA on OpenBench: a branch whose default build offers the search's tunables as UCI
+# options (the `tune` feature on by default), made from HEAD without touching the work
+# tree; push it and name it in OpenBench's SPSA form, e.g.
+#   make tune-branch BRANCH=spsa-lmr
+BRANCH ?= spsa
+tune-branch:
+	tools/openbench/tune_branch.sh "$(BRANCH)"
 
 # The engine with one search step or evaluation term group switched off, for its SPRT: a
-# copy of the tree with one switch of src/search/params.rs or src/eval/params.rs set to
+# copy of the tree with one switch of src/search/params/mod.rs or src/eval/params.rs set to
 # false, e.g.
 #   make ablate STEP=USE_NULL_MOVE EXE=/tmp/ladya-no-null-move
 ABLATE_DIR = target/ablate/$(STEP)
 ablate:
 	@test -n "$(STEP)" || { echo "usage: make ablate STEP=USE_... EXE=<path>"; exit 2; }
-	@grep -lq "pub const $(STEP): bool = true;" src/search/params.rs src/eval/params.rs || { echo "no switch $(STEP)"; exit 2; }
+	@grep -lq "pub const $(STEP): bool = true;" src/search/params/mod.rs src/eval/params.rs || { echo "no switch $(STEP)"; exit 2; }
 	rm -rf $(ABLATE_DIR) && mkdir -p $(ABLATE_DIR)
-	cp -r Cargo.toml Cargo.lock build.rs src benches tests book $(ABLATE_DIR)/
-	sed -i 's/pub const $(STEP): bool = true;/pub const $(STEP): bool = false;/' $(ABLATE_DIR)/src/search/params.rs $(ABLATE_DIR)/src/eval/params.rs
+	cp -r Cargo.toml Cargo.lock build.rs src benches tests book assets $(ABLATE_DIR)/
+	mkdir -p $(ABLATE_DIR)/nets && cp nets/default.nnue $(ABLATE_DIR)/nets/
+	sed -i 's/pub const $(STEP): bool = true;/pub const $(STEP): bool = false;/' $(ABLATE_DIR)/src/search/params/mod.rs $(ABLATE_DIR)/src/eval/params.rs
 	CARGO_TARGET_DIR=target/ablate/build $(CARGO) build --release --manifest-path $(ABLATE_DIR)/Cargo.toml
 	cp target/ablate/build/release/ladya "$(EXE)"
 

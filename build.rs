@@ -88,9 +88,27 @@ fn find_magic(
     }
 }
 
+/// The network the binary embeds: `LADYA_EVALFILE` when set (the Makefile's `EVALFILE=`,
+/// as OpenBench builds a test with a network), else `nets/default.nnue`. Its path reaches
+/// `src/nnue/network.rs` as `LADYA_NETWORK`, so no file in the tree changes.
+fn embedded_network() {
+    println!("cargo:rerun-if-env-changed=LADYA_EVALFILE");
+    let root = std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let path = match std::env::var_os("LADYA_EVALFILE").filter(|p| !p.is_empty()) {
+        Some(p) => root.join(p),
+        None => root.join("nets").join("default.nnue"),
+    };
+    if !path.is_file() {
+        panic!("the network to embed, {}, is not a file", path.display());
+    }
+    println!("cargo:rerun-if-changed={}", path.display());
+    println!("cargo:rustc-env=LADYA_NETWORK={}", path.display());
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/attacks/rays.rs");
+    embedded_network();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(MAGIC_SEED);
     let mut table = Vec::new();
     let rooks: Vec<Found> = (0..64)

@@ -177,3 +177,58 @@ fn a_partial_record_is_a_typed_error() {
     let missing = scratch("missing.bin");
     assert!(matches!(read_all(&missing), Err(DataError::Io { .. })));
 }
+
+/// Four games of Ladya against itself at 3,000 nodes a move, played by fastchess from
+/// `genfens` openings with the flags OpenBench's client gives it, then written the way the
+/// client sends them (its `pgn_util.process_pgn_file`, COMPACT and VERBOSE).
+const OPENBENCH_COMPACT: &str = include_str!("data/openbench_datagen_compact.pgn");
+const OPENBENCH_VERBOSE: &str = include_str!("data/openbench_datagen_verbose.pgn");
+
+/// `ladya data pgn` of `inputs` into a fresh file: the records.
+fn import(name: &str, inputs: &[&std::path::Path]) -> Vec<PackedPosition> {
+    let out = scratch(name);
+    ladya::data::pgn::import_files(inputs, &out).unwrap();
+    read_all(&out).unwrap()
+}
+
+#[test]
+fn openbench_datagen_games_become_the_records_datagen_would_write() {
+    use std::io::Write;
+    let compact = scratch("ob-compact.pgn");
+    std::fs::write(&compact, OPENBENCH_COMPACT).unwrap();
+    let verbose = scratch("ob-verbose.pgn");
+    std::fs::write(&verbose, OPENBENCH_VERBOSE).unwrap();
+    let records = import("ob-compact.bin", &[&compact]);
+    // The same filter in python-chess over the same games: 184 positions, scores from
+    // White's side summing to 36,670 cp.
+    assert_eq!(records.len(), 184);
+    let sum: i64 = records.iter().map(|r| r.white_score() as i64).sum();
+    assert_eq!(sum, 36_670);
+    for r in &records {
+        let pos = r.to_position().unwrap();
+        assert!(!pos.in_check());
+        assert!(r.result().is_some());
+    }
+    assert_eq!(import("ob-verbose.bin", &[&verbose]), records);
+
+    // A client's upload (.pgn.bz2) and the finished workload's archive (.pgn.tar of them).
+    let bz2 = scratch("ob.pgn.bz2");
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+    enc.write_all(OPENBENCH_COMPACT.as_bytes()).unwrap();
+    std::fs::write(&bz2, enc.finish().unwrap()).unwrap();
+    assert_eq!(import("ob-bz2.bin", &[&bz2]), records);
+    let tar = scratch("ob.pgn.tar");
+    let mut archive = tar::Builder::new(std::fs::File::create(&tar).unwrap());
+    archive
+        .append_path_with_name(&bz2, "12.1.0.pgn.bz2")
+        .unwrap();
+    archive
+        .append_path_with_name(&verbose, "12.2.0.pgn")
+        .unwrap();
+    archive.finish().unwrap();
+    drop(archive);
+    let both = import("ob-tar.bin", &[&tar]);
+    assert_eq!(both.len(), 2 * records.len());
+    assert_eq!(&both[..records.len()], &records[..]);
+    assert_eq!(&both[records.len()..], &records[..]);
+}

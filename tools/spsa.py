@@ -6,6 +6,8 @@
     python3 tools/spsa.py --show             # start and current value of every parameter
     python3 tools/spsa.py --apply            # writes the current values into params/mod.rs
     python3 tools/spsa.py --verify REV --minutes 60 --seed S   # SPRT: REV against its parent
+    python3 tools/spsa.py --verify REV --bounds -5 0 --record tools/spsa/F.json --seed S
+                                             # non-regression SPRT, pairs kept in F.json
 
 The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
 mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its
@@ -238,20 +240,22 @@ def bench(binary):
 
 def verify(args):
     """Plays commit `args.verify` (the applied values) against its parent at VERIFY_TC
-    until the pairs of every run in VERIFY decide, or `args.minutes` have passed."""
+    until the pairs of every run in the record (`args.record`) decide, or `args.minutes`
+    have passed."""
+    record = Path(args.record).resolve()
     tuned, tuned_bin = build(args.verify)
     base, base_bin = build(f"{tuned}^")
-    if VERIFY.exists():
-        rec = json.loads(VERIFY.read_text())
+    if record.exists():
+        rec = json.loads(record.read_text())
         if rec["tuned"]["commit"] != tuned:
-            sys.exit(f"{VERIFY.relative_to(ROOT)} is the SPRT of {rec['tuned']['commit'][:10]}: "
-                     "move it aside to test another commit")
+            sys.exit(f"{record} is the SPRT of {rec['tuned']['commit'][:10]}: "
+                     "name another --record to test another commit")
         if any(run["seed"] == args.seed for run in rec["runs"]):
             sys.exit(f"seed {args.seed} was used by an earlier run of this SPRT: pick another")
     else:
         rec = {"tuned": {"commit": tuned, "bench": bench(tuned_bin)},
                "base": {"commit": base, "bench": bench(base_bin)},
-               "tc": VERIFY_TC, "bounds": list(VERIFY_BOUNDS), "runs": []}
+               "tc": VERIFY_TC, "bounds": list(args.bounds), "runs": []}
     prior = [x for run in rec["runs"] for x in decode(run["pairs"])]
     log_path = VERIFY_WORK / f"verify-{args.seed}.log"
     for stale in (log_path, log_path.with_suffix(".pgn")):  # of a run the record never kept
@@ -263,7 +267,7 @@ def verify(args):
     end = time.time() + (args.minutes or 60) * 60
     print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
           f"{len(prior)} pairs so far; log {log_path}", flush=True)
-    keep = recorder(rec, VERIFY, {"seed": args.seed})
+    keep = recorder(rec, record, {"seed": args.seed})
     verdict, pairs = play_on(cmd, log_path, "tuned", prior, rec["bounds"], end, ROOT, on_pairs=keep)
     every = prior + pairs
     this_elo, this_err = pair_elo(pairs)
@@ -296,7 +300,11 @@ def main():
                     help="write the current values into src/search/params/mod.rs and stop")
     ap.add_argument("--verify", metavar="REV",
                     help="SPRT of commit REV (the applied values) against its parent at 8+0.08, "
-                         "resumed from tools/spsa/verify.json (needs a new --seed each run)")
+                         "resumed from its record (needs a new --seed each run)")
+    ap.add_argument("--bounds", type=float, nargs=2, default=VERIFY_BOUNDS, metavar=("ELO0", "ELO1"),
+                    help="a new record's SPRT bounds: 0 5 for a gain, -5 0 for non-regression")
+    ap.add_argument("--record", default=str(VERIFY),
+                    help="the SPRT's record of game pairs (a new file starts a new SPRT)")
     args = ap.parse_args()
     if args.verify:
         verify(args)

@@ -14,6 +14,9 @@ pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     /// Main-line move tokens (SAN as written, move numbers removed).
     pub moves: Vec<String>,
+    /// The comment after each main-line move (`""` when none; several are joined by a
+    /// space): where match managers write the mover's score, `{+0.31/12 0.2s}`.
+    pub comments: Vec<String>,
     /// The result from the movetext, else from the `Result` tag, else unknown.
     pub result: Option<GameResult>,
 }
@@ -136,7 +139,16 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                 i += 1;
             }
         } else if c == '{' {
-            i = skip_comment(&chars, i);
+            let end = skip_comment(&chars, i);
+            if let Some(last) = game.comments.last_mut() {
+                let close = if chars[end - 1] == '}' { end - 1 } else { end };
+                let text: String = chars[i + 1..close.max(i + 1)].iter().collect();
+                if !last.is_empty() {
+                    last.push(' ');
+                }
+                last.push_str(text.trim());
+            }
+            i = end;
         } else if c == '(' {
             i = skip_variation(&chars, i);
         } else if c == '[' {
@@ -172,6 +184,7 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
             let token = strip_move_number(&token);
             if !token.is_empty() && token.chars().any(|c| c.is_ascii_alphabetic()) {
                 game.moves.push(token.to_string());
+                game.comments.push(String::new());
             }
         }
     }

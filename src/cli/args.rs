@@ -68,7 +68,8 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Train an evaluation network on packed positions (see `src/train/`).
     Train(super::train::TrainArgs),
-    /// Training data files: `stats FILE`, `loss FILE`, `convert IN.txt OUT.bin`.
+    /// Training data files: `stats FILE`, `loss FILE`, `convert IN.txt OUT.bin`,
+    /// `pgn --out OUT.bin GAMES...`.
     #[command(subcommand)]
     Data(DataCommand),
     /// Analyse the games of a PGN file: an annotated PGN with `%eval` comments, marks and
@@ -120,6 +121,16 @@ pub enum DataCommand {
         input: std::path::PathBuf,
         /// The packed file (created, or appended to when it exists).
         output: std::path::PathBuf,
+    },
+    /// Games with each move's score (OpenBench's DATAGEN: `.pgn`, `.pgn.bz2`, the
+    /// workload's `.pgn.tar`) to packed records, filtered as `datagen` filters its own.
+    Pgn {
+        /// The packed file (created, or appended to when it exists).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// PGN files, bzip2-compressed ones or tar archives of either.
+        #[arg(required = true)]
+        inputs: Vec<std::path::PathBuf>,
     },
 }
 

@@ -4,7 +4,7 @@ use super::args::DataCommand;
 use anyhow::Result;
 use std::time::Instant;
 
-/// Runs `ladya data stats|loss|convert`.
+/// Runs `ladya data stats|loss|convert|pgn`.
 pub fn run(command: DataCommand) -> Result<()> {
     match command {
         DataCommand::Stats { file } => {
@@ -51,6 +51,18 @@ pub fn run(command: DataCommand) -> Result<()> {
                 report.existing + report.written,
                 secs,
                 report.read as f64 / secs.max(1e-9)
+            );
+        }
+        DataCommand::Pgn { out, inputs } => {
+            let start = Instant::now();
+            let inputs: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
+            let report = ladya::data::pgn::import_files(&inputs, &out)?;
+            say!("{report}");
+            say!(
+                "{} now holds {} records; {:.1} s",
+                out.display(),
+                ladya::data::record_count(&out)?,
+                start.elapsed().as_secs_f64()
             );
         }
     }

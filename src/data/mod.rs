@@ -2,7 +2,9 @@
 
 pub mod convert;
 pub mod file;
+pub mod filter;
 pub mod packed;
+pub mod pgn;
 pub mod stats;
 
 pub use convert::{convert_file, ConvertReport, LineError};

@@ -78,8 +78,9 @@ const fn body_bytes(buckets: usize) -> usize {
 /// The largest output weight whose product with a clamped activation fits an `i16`.
 const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
-/// The network the binary carries (see `nets/README.md`).
-static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+/// The network the binary carries: `nets/default.nnue` (see `nets/README.md`), or the file
+/// a build names with `EVALFILE=` (`build.rs`).
+static EMBEDDED: &[u8] = include_bytes!(env!("LADYA_NETWORK"));
 
 /// Why a file is not a network this engine can use.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@
 //! each is reported ([`parse_reporting`]'s warnings): `go` itself is never rejected,
 //! because a GUI waits for its `bestmove`.
 
+use crate::datagen::genfens::GenfensRequest;
 use crate::search::time::Clock;
 use crate::types::Color;
 use std::fmt;
@@ -134,6 +135,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `perft <depth>`.
     Perft(u32),
+    /// `genfens N seed S book <None|FILE> [extra]`: openings for OpenBench's DATAGEN.
+    Genfens(GenfensRequest),
     /// `help`: list the commands.
     Help,
 }
@@ -166,6 +169,8 @@ pub enum CommandError {
         /// The token.
         token: String,
     },
+    /// A `genfens` line that cannot be served.
+    Genfens(String),
     /// A keyword was expected.
     Unexpected {
         /// The command.
@@ -191,6 +196,7 @@ impl fmt::Display for CommandError {
             CommandError::UnknownToken { command, token } => {
                 write!(f, "unknown token '{token}' in {command}")
             }
+            CommandError::Genfens(why) => write!(f, "{why}"),
             CommandError::Unexpected { command, token } => {
                 write!(f, "{command}: unexpected '{token}'")
             }
@@ -217,6 +223,7 @@ pub const COMMANDS: &[&str] = &[
     "eval",
     "bench",
     "perft",
+    "genfens",
     "help",
 ];
 
@@ -281,6 +288,9 @@ pub fn parse_reporting(
             })?;
             Command::Perft(number(t, "perft depth")?)
         }
+        "genfens" => Command::Genfens(
+            GenfensRequest::parse(args).map_err(|e| CommandError::Genfens(e.to_string()))?,
+        ),
         "help" => Command::Help,
         _ => return Ok(None),
     };
@@ -314,6 +324,8 @@ pub const HELP: &[&str] = &[
     "  eval                   the evaluation and its terms",
     "  bench [depth]          fixed search of the bench positions: nodes and nps",
     "  perft N                leaf count of the move tree to depth N",
+    "  genfens N seed S book None|FILE [plies=N] [nodes=N] [maxscore=CP]",
+    "                         N balanced openings (OpenBench's DATAGEN)",
     "  help                   this list",
     "From a shell: ladya help (perft, bench, go, epd, analyse, book, datagen, data, train).",
 ];

@@ -17,6 +17,7 @@ use crate::bench;
 use crate::board::Position;
 use crate::book::BookPlayer;
 use crate::chess_move::Move;
+use crate::datagen::genfens::{self, GenfensRequest};
 use crate::nnue::{default_network, Network};
 use crate::perft;
 use crate::search::Searcher;
@@ -250,6 +251,7 @@ impl Engine {
             Command::Eval => self.eval(),
             Command::Bench(depth) => self.bench(depth),
             Command::Perft(depth) => self.perft(depth),
+            Command::Genfens(request) => self.genfens(&request),
             Command::Help => self.help(),
         }
         Flow::Continue
@@ -548,6 +550,27 @@ impl Engine {
             &mut |_, _| {},
         );
         self.out.line(&report.to_string());
+    }
+
+    /// OpenBench's DATAGEN openings, one `info string genfens <FEN>` each, made with the
+    /// evaluation in use.
+    fn genfens(&mut self, request: &GenfensRequest) {
+        for token in &request.unknown {
+            self.out
+                .info_string(&format!("genfens: unknown argument '{token}' ignored"));
+        }
+        let book = match &request.book {
+            Some(path) => match genfens::read_book(path) {
+                Ok(book) => book,
+                Err(e) => return self.out.error(e),
+            },
+            None => Vec::new(),
+        };
+        let out = &self.out;
+        let emit = &mut |fen: &str| out.info_string(&format!("genfens {fen}"));
+        if let Err(e) = genfens::generate(request, &book, self.evaluation(), emit) {
+            self.out.error(e);
+        }
     }
 
     fn perft(&mut self, depth: u32) {

@@ -44,9 +44,10 @@
 //! The thread count and the engine build are not recorded: threads never change the data,
 //! and a run resumed with another build continues with that build's games.
 
+pub mod genfens;
+
 use crate::board::{FenError, Position};
-use crate::chess_move::Move;
-use crate::data::{DataError, GameResult, PackedPosition, RECORD_BYTES};
+use crate::data::{filter, DataError, GameResult, PackedPosition, RECORD_BYTES};
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tablebase::Wdl;
 use crate::types::Color;
@@ -60,8 +61,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Positions from the first plies after the random ones are not written (still opening).
-const SKIP_PLIES: usize = 8;
 /// A game still running after this many plies is scored a draw.
 const MAX_GAME_PLIES: usize = 400;
 /// Win adjudication: both sides' searches agree on at least this many centipawns...
@@ -74,8 +73,6 @@ const DRAW_MIN_PLY: usize = 80;
 const DRAW_SCORE: i32 = 10;
 /// ...for this many plies in a row.
 const DRAW_PLIES: usize = 10;
-/// Positions with a larger score are not written: the result is already clear.
-const MAX_WRITTEN_SCORE: i32 = 2000;
 /// Transposition table per game thread, in MB.
 const HASH_MB: usize = 16;
 /// Time between two progress reports.
@@ -442,12 +439,17 @@ fn write_sidecar(path: &Path, sidecar: &Sidecar) -> Result<(), DataError> {
     std::fs::rename(&tmp, path).map_err(|e| DataError::io(path, e))
 }
 
+/// The position of an opening line, FEN or EPD: its first four fields (an EPD's operations
+/// and a FEN's clocks are dropped; the game starts its own count).
+fn opening_position(line: &str) -> Result<Position, FenError> {
+    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+    Position::from_fen(&format!("{} 0 1", fields.join(" ")))
+}
+
 fn parse_openings(cfg: &DatagenConfig) -> Result<Vec<Position>, DatagenError> {
     let mut openings = Vec::with_capacity(cfg.openings.len());
     for (n, line) in cfg.openings.iter().enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let fen = format!("{} 0 1", fields.join(" "));
-        openings.push(Position::from_fen(&fen).map_err(|e| DatagenError::Opening(n, e))?);
+        openings.push(opening_position(line).map_err(|e| DatagenError::Opening(n, e))?);
     }
     if openings.is_empty() {
         openings.push(Position::startpos());
@@ -695,7 +697,7 @@ fn play_game(cfg: &DatagenConfig, openings: &[Position], n: u64, searcher: &mut 
         };
         if let Some((v, mate)) = score {
             let w = white_view(v);
-            if ply >= SKIP_PLIES && !mate && w.abs() < MAX_WRITTEN_SCORE && is_quiet(&pos, best) {
+            if !mate && filter::worth_learning(&pos, best, ply, w) {
                 kept.push((pos.clone_without_history(), w));
             }
             win_run = if w >= WIN_SCORE { win_run + 1 } else { 0 };
@@ -747,12 +749,6 @@ fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
         positions: kept.len(),
         white_points,
     }
-}
-
-/// A position worth learning from: not in check, and the move chosen is no capture or
-/// promotion (so the static evaluation is not taken mid-exchange).
-fn is_quiet(pos: &Position, best: Move) -> bool {
-    !pos.in_check() && !pos.is_noisy(best)
 }
 
 /// The tables' result for White (2 win, 1 draw, 0 loss), when they know the position.
