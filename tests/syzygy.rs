@@ -276,6 +276,41 @@ fn depth_one_at_a_tablebase_root_plays_a_dtz_optimal_move() {
     assert!(checked >= 250, "only {checked} positions checked");
 }
 
+/// In a root the tables hold, the reported score is their verdict, and exact: no
+/// `lowerbound`/`upperbound` from an aspiration window that failed around it (the bound
+/// would tell a GUI the tables' score is a guess).
+#[test]
+fn a_tablebase_root_reports_its_score_as_exact() {
+    use ladya::search::{Bound, Score, SearchEvent};
+    let _tables = with_tables();
+    let mut searcher = Searcher::new(16);
+    searcher.set_tablebase_settings(TablebaseSettings::default());
+    let limits = Limits {
+        depth: Some(12),
+        multipv: 1,
+        ..Limits::default()
+    };
+    // A won KQvK, a won KPvK and a lost KvKQ (Black to move).
+    for fen in [
+        "8/8/8/4k3/8/8/8/4K2Q w - - 0 1",
+        "8/8/8/8/8/4k3/1P6/1K6 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4K2Q b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut lines = Vec::new();
+        searcher.search(&pos, &limits, &SearchControl::default(), &mut |e| {
+            if let SearchEvent::Info(info) = e {
+                lines.push((info.score, info.bound));
+            }
+        });
+        assert!(!lines.is_empty(), "{fen}");
+        for (score, bound) in lines {
+            assert_eq!(bound, Bound::Exact, "{fen}: {score:?}");
+            assert!(matches!(score, Score::Cp(_) | Score::Mate(_)));
+        }
+    }
+}
+
 /// Plays `pos` out, Ladya against itself at `nodes` a move with the tables, until mate,
 /// a draw, or `max_plies`. Returns the final position and the WDL values (White's view)
 /// seen after every move.

@@ -91,9 +91,10 @@ impl Search<'_> {
     /// The `info` of one root move.
     fn info(&self, rm: &RootMove, depth: u32, multipv: usize, bound: Bound) -> SearchInfo {
         // In a root the tables hold, their verdict is the score, unless a mate is seen.
-        let score = match self.root_tb_score {
-            Some(tb) if rm.shown_score.abs() < MATE_BOUND => tb,
-            _ => rm.shown_score,
+        // That verdict is exact whatever window the search had (as Stockfish prints it).
+        let (score, bound) = match self.root_tb_score {
+            Some(tb) if rm.shown_score.abs() < MATE_BOUND => (tb, Bound::Exact),
+            _ => (rm.shown_score, bound),
         };
         SearchInfo {
             depth,

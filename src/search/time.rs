@@ -5,7 +5,8 @@
 //! The soft limit is the time the move should take (the search starts no iteration after
 //! it); the hard limit is the most it may take (the search stops at once). The hard limit
 //! is net of `Move Overhead` and never exceeds what is left on the clock minus the
-//! overhead, so slow GUIs and pipes cannot make the engine lose on time.
+//! overhead, so slow GUIs and pipes cannot make the engine lose on time. A fixed
+//! `movetime` has no clock to lose on: it keeps back only [`MOVETIME_MARGIN`].
 //!
 //! The soft limit is not: taking the overhead (30 ms) off every move's plan left half the
 //! clock unused at 1+0.01 (0.84 s a game against Stockfish's 1.59 s). Instead a reserve is
@@ -58,12 +59,17 @@ pub const MIN_BUDGET: Duration = Duration::from_millis(1);
 pub const RESERVE_INCREMENTS: f64 = 5.0;
 /// The reserve never holds back more than this share of the clock.
 pub const MAX_RESERVE_SHARE: f64 = 0.5;
+/// What a fixed `movetime` keeps back: the moment between the search's stop and the
+/// `bestmove` line leaving the engine. `Move Overhead` is for the clock (a GUI's and a
+/// network's lag eat into the time left); a fixed move time has no clock to lose on, and
+/// people timing `go movetime 300` expect an answer after about 300 ms, as Stockfish gives.
+pub const MOVETIME_MARGIN: Duration = Duration::from_millis(2);
 
 /// The time budget of a move, or `None` when it has no time limit (depth, nodes, mate,
 /// infinite); `overhead` is the `Move Overhead` option.
 pub fn budget(clock: &Clock, overhead: Duration) -> Option<TimeBudget> {
     let from_movetime = clock.movetime.map(|t| {
-        let t = net(t, overhead);
+        let t = net(t, MOVETIME_MARGIN);
         TimeBudget { soft: t, hard: t }
     });
     let from_clock = clock
@@ -113,7 +119,7 @@ pub fn clock_budget(
     TimeBudget { soft, hard }
 }
 
-/// `t` minus the overhead, but at least `MIN_BUDGET`.
+/// `t` minus the overhead (or margin), but at least `MIN_BUDGET`.
 fn net(t: Duration, overhead: Duration) -> Duration {
     t.saturating_sub(overhead).max(MIN_BUDGET)
 }
@@ -134,16 +140,17 @@ mod tests {
     }
 
     #[test]
-    fn movetime_minus_overhead() {
+    fn movetime_keeps_only_its_margin_whatever_the_overhead() {
         let at = |t| Clock {
             movetime: ms(t),
             ..Clock::default()
         };
-        assert_eq!(
-            budget(&at(1000), OVERHEAD).unwrap().hard,
-            Duration::from_millis(970)
-        );
-        assert_eq!(budget(&at(10), OVERHEAD).unwrap().hard, MIN_BUDGET);
+        for overhead in [Duration::ZERO, OVERHEAD, Duration::from_millis(500)] {
+            let b = budget(&at(1000), overhead).unwrap();
+            assert_eq!(b.hard, Duration::from_millis(1000) - MOVETIME_MARGIN);
+            assert_eq!(b.soft, b.hard);
+        }
+        assert_eq!(budget(&at(1), OVERHEAD).unwrap().hard, MIN_BUDGET);
     }
 
     #[test]

@@ -98,14 +98,16 @@ pub fn info_line(info: &SearchInfo, pos: &Position, style: InfoStyle) -> String 
         info.multipv.max(1),
         score_text(info.score)
     );
-    if style.show_wdl {
-        let c = wdl::win_chances(info.score, wdl::material(pos));
-        s.push_str(&format!(" wdl {} {} {}", c.win, c.draw, c.loss));
-    }
+    // The bound belongs to the score (UCI: `score cp <x> [lowerbound|upperbound]`), before
+    // `wdl`: python-chess reads no bound that comes after it.
     match info.bound {
         Bound::Exact => {}
         Bound::Lower => s.push_str(" lowerbound"),
         Bound::Upper => s.push_str(" upperbound"),
+    }
+    if style.show_wdl {
+        let c = wdl::win_chances(info.score, wdl::material(pos));
+        s.push_str(&format!(" wdl {} {} {}", c.win, c.draw, c.loss));
     }
     s.push_str(&format!(
         " nodes {} nps {} hashfull {} time {}",
@@ -183,7 +185,7 @@ mod tests {
         };
         assert_eq!(
             info_line(&info, &pos, wdl),
-            "info depth 3 seldepth 5 multipv 1 score mate -2 wdl 0 0 1000 lowerbound nodes 1000 \
+            "info depth 3 seldepth 5 multipv 1 score mate -2 lowerbound wdl 0 0 1000 nodes 1000 \
              nps 2000 hashfull 7 time 500 pv e2e4"
         );
         info.tbhits = 12;
