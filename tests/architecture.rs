@@ -151,3 +151,65 @@ fn the_rules_import_nothing_of_the_thinking() {
         }
     }
 }
+
+/// The repository paths a text names (`src/…`, `tools/…`, `docs/…`, …), not counting
+/// those inside another path (`$(ABLATE_DIR)/src/…`) or with a wildcard.
+fn named_paths(text: &str) -> Vec<String> {
+    const ROOTS: [&str; 9] = [
+        "src/", "tools/", "tests/", "docs/", "nets/", "benches/", "book/", "assets/", ".ci/",
+    ];
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let mut out = Vec::new();
+    for (at, _) in text.char_indices() {
+        let rest = &text[at..];
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| is_path_char(c) || c == ')' || c == '$')
+            || !ROOTS.iter().any(|r| rest.starts_with(r))
+        {
+            continue;
+        }
+        let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
+        if rest[end..].starts_with(['*', '<', '{']) {
+            continue;
+        }
+        let path = rest[..end].trim_end_matches(['.', '-', '/']);
+        if !ROOTS.contains(&format!("{path}/").as_str()) {
+            out.push(path.to_string());
+        }
+    }
+    out
+}
+
+/// The Makefile, CI, the README and the docs, and the code's comments, name no file or
+/// folder that is not there (a renamed file once left `make ablate` answering "no switch"
+/// for every step).
+#[test]
+fn texts_name_only_paths_that_exist() {
+    let mut texts = vec![
+        PathBuf::from("Makefile"),
+        PathBuf::from("README.md"),
+        PathBuf::from("nets/README.md"),
+        PathBuf::from(".ci/run"),
+    ];
+    for dir in ["docs", ".ci", "tools"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .extension()
+                .is_some_and(|e| e == "md" || e == "sh" || e == "py")
+            {
+                texts.push(path);
+            }
+        }
+    }
+    rust_files(Path::new("src"), &mut texts);
+    let mut missing = Vec::new();
+    for text in &texts {
+        for path in named_paths(&std::fs::read_to_string(text).unwrap()) {
+            if !Path::new(&path).exists() {
+                missing.push(format!("{}: {path}", text.display()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}

@@ -18,7 +18,7 @@ on all but the last 10% of the records (the positions of one game stand together
 tail is other games); the tail measures the fit: its log-loss against the model and
 against two references (the results' base rates alone, and the best model with a and b
 not depending on material), and a table of predicted against actual rates by score.
-Prints the coefficients as Rust constants for `src/uci/wdl.rs`.
+Prints the coefficients as Rust constants for `src/search/wdl.rs`.
 """
 
 import argparse

@@ -24,9 +24,9 @@ A generation:
  6. plays the pick against the shipped network: a fixed-node gauntlet, then an SPRT at
     8+0.08 on the UHO openings (`match.py --sprt 0 10`) until it decides or the budget ends;
  7. ships the pick only on H1 (copies it to `nets/default.nnue` and `nets/default.float`,
-    keeping the old one as `nets/genK.nnue`), and writes the generation's entry at the top
+    keeping the old one as `nets/gen<K>.nnue`), and writes the generation's entry at the top
     of `nets/README.md` either way: data, seeds, commands, losses, results, wall time;
- 8. keeps an SPRT the budget cut short in the repository (`nets/candidates/genN-sprt.json`
+ 8. keeps an SPRT the budget cut short in the repository (`nets/candidates/gen<N>-sprt.json`
     and the candidate's weights), so that any later session plays on where it stopped:
 
     python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S

@@ -6,8 +6,8 @@
     python3 tools/spsa.py --show             # start and current value of every parameter
     python3 tools/spsa.py --apply            # writes the current values into params/mod.rs
     python3 tools/spsa.py --verify REV --minutes 60 --seed S   # SPRT: REV against its parent
-    python3 tools/spsa.py --verify REV --bounds -5 0 --record tools/spsa/F.json --seed S
-                                             # non-regression SPRT, pairs kept in F.json
+    python3 tools/spsa.py --verify REV --bounds -5 0 --record tools/spsa/<name>.json --seed S
+                                             # non-regression SPRT, its own record
 
 The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
 mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its

@@ -8,7 +8,7 @@
 //! `negamax.rs` is the search below the root, `qsearch.rs` the quiescence search, `tt.rs`
 //! the transposition table, `picker.rs` the staged move ordering, `history.rs` what
 //! ordering learns, `see.rs` static exchange evaluation, `legal.rs` the legality test for
-//! table moves, `params.rs` every tunable.
+//! table moves, `params/` every tunable.
 
 mod correction;
 mod history;

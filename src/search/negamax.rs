@@ -3,7 +3,7 @@
 //!
 //! The steps are numbered; each comment says why it is there and, where measured, what it
 //! is worth: the full search against a build without the step (its `USE_*` switch in
-//! `params.rs` off, `make ablate`), `match.py --sprt 0 5` at 2+0.02 on the UHO openings,
+//! `params/mod.rs` off, `make ablate`), `match.py --sprt 0 5` at 2+0.02 on the UHO openings,
 //! capped at a few hundred games (an SPRT with these bounds needs about 600 games to
 //! accept even a 70 Elo gain). Steps without a figure have not been measured on their own
 //! yet. As a whole the search beat the first-cut alpha-beta (same evaluation) 30-0 at
