@@ -36,4 +36,4 @@ git worktree add --quiet "$tree" "$branch"
 trap 'git worktree remove --force "$tree"; git branch -q -D "$branch"' EXIT
 make -C "$tree" -j EXE=ladya-tune >/dev/null
 python3 tools/openbench/check.py "$engine" --tune-engine "$tree/ladya-tune" --openbench "$openbench" |
-    grep -v '^\[\|^Generating\|^Finished\|^$'
+    tr '\r' '\n' | grep -v '^\[\|^Generating\|^Finished\|^$'

@@ -172,7 +172,7 @@ impl Search<'_> {
             // will not catch up in the plies left.
             // Measured: +66.8 +- 35.0 Elo (200 games: W86 L48 D66; undecided, LLR 1.08).
             if USE_REVERSE_FUTILITY
-                && depth <= RFP_MAX_DEPTH
+                && depth <= RFP_MAX_DEPTH.get()
                 && eval.abs() < DECISIVE
                 && beta.abs() < DECISIVE
                 && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
@@ -195,7 +195,7 @@ impl Search<'_> {
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
         // the node probably unimportant; search it a ply shallower.
         // Measured: +47.2 +- 37.1 Elo (200 games: W80 L53 D67; undecided, LLR 0.65).
-        if USE_IIR && tt_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
+        if USE_IIR && tt_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH.get() {
             depth -= 1;
         }
 
@@ -248,14 +248,14 @@ impl Search<'_> {
                     // Late move pruning: enough quiets tried at low depth.
                     let lmp_limit = (LMP_BASE.get() + depth * depth) / (2 - improving as i32);
                     if USE_LATE_MOVE_PRUNING
-                        && depth <= LMP_MAX_DEPTH
+                        && depth <= LMP_MAX_DEPTH.get()
                         && quiets_tried.len() as i32 >= lmp_limit
                     {
                         continue;
                     }
                     // Futility pruning: the static eval plus a margin cannot reach alpha.
                     if USE_FUTILITY
-                        && depth <= FUTILITY_MAX_DEPTH
+                        && depth <= FUTILITY_MAX_DEPTH.get()
                         && alpha < DECISIVE
                         && static_eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * depth
                             <= alpha
@@ -269,7 +269,10 @@ impl Search<'_> {
                 } else {
                     SEE_NOISY_MARGIN.get() * depth
                 };
-                if USE_SEE_PRUNING && depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, mv, threshold) {
+                if USE_SEE_PRUNING
+                    && depth <= SEE_PRUNE_MAX_DEPTH.get()
+                    && !see_ge(pos, mv, threshold)
+                {
                     continue;
                 }
             }
@@ -291,7 +294,7 @@ impl Search<'_> {
             let mut extension = 0;
             if USE_SINGULAR_EXTENSION
                 && mv == tt_move
-                && depth >= SE_MIN_DEPTH
+                && depth >= SE_MIN_DEPTH.get()
                 && (ply as i32) < 2 * self.root_depth
             {
                 match self.singular(pos, mv, tt_entry, depth, beta, ply) {
@@ -323,7 +326,7 @@ impl Search<'_> {
             if moves_searched == 1 {
                 score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
-                let r = if USE_LMR && depth >= LMR_MIN_DEPTH && quiet && !gives_check {
+                let r = if USE_LMR && depth >= LMR_MIN_DEPTH.get() && quiet && !gives_check {
                     let late = Lateness {
                         depth,
                         moves_searched,
@@ -437,7 +440,7 @@ impl Search<'_> {
         let us = pos.side_to_move();
         let non_pawn = pos.color(us) & !(pos.pieces(PieceType::Pawn) | pos.pieces(PieceType::King));
         if !(USE_NULL_MOVE
-            && depth >= NMP_MIN_DEPTH
+            && depth >= NMP_MIN_DEPTH.get()
             && eval >= beta
             && !self.stack[ply].after_null
             && non_pawn.any()
@@ -474,7 +477,7 @@ impl Search<'_> {
     ) -> Singular {
         let Some(e) = tt_entry.filter(|e| {
             e.bound != TtBound::Upper
-                && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN.get()
                 && e.score.abs() < DECISIVE
         }) else {
             return Singular::No;

@@ -98,6 +98,25 @@ tunables! {
     HISTORY_BONUS_MAX: 1481, 500..=3000, 100;
     /// History bonus per ply of depth squared.
     HISTORY_BONUS_SCALE: 16, 4..=40, 2;
+    // The depth limits of the steps above (plies).
+    /// Reverse futility pruning applies up to this depth.
+    RFP_MAX_DEPTH: 8, 4..=12, 1;
+    /// Null-move pruning needs at least this depth.
+    NMP_MIN_DEPTH: 3, 1..=6, 1;
+    /// Internal iterative reduction: depth at which a node without a TT move is reduced.
+    IIR_MIN_DEPTH: 4, 2..=8, 1;
+    /// Futility pruning of quiet moves applies up to this depth.
+    FUTILITY_MAX_DEPTH: 8, 4..=12, 1;
+    /// Late move pruning applies up to this depth.
+    LMP_MAX_DEPTH: 8, 4..=12, 1;
+    /// SEE pruning applies up to this depth.
+    SEE_PRUNE_MAX_DEPTH: 8, 4..=12, 1;
+    /// Late move reductions: minimum depth.
+    LMR_MIN_DEPTH: 3, 1..=5, 1;
+    /// Singular extensions: minimum depth.
+    SE_MIN_DEPTH: 8, 5..=12, 1;
+    /// Singular extensions: the stored entry may be this many plies shallower than the node.
+    SE_TT_DEPTH_MARGIN: 3, 1..=6, 1;
 }
 
 // ---- Pruning and reductions ---------------------------------------------------------
@@ -109,34 +128,9 @@ tunables! {
 // slope 1.17 (generation 1: 1.11). Margins 15-20% wider would be the same in the
 // network's units; that change has not been measured yet (an SPRT each).
 
-/// Reverse futility pruning applies up to this depth.
-pub const RFP_MAX_DEPTH: i32 = 8;
-
-/// Null-move pruning needs at least this depth.
-pub const NMP_MIN_DEPTH: i32 = 3;
-
-/// Internal iterative reduction: depth at which a node without a TT move is reduced.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-/// Futility pruning of quiet moves applies up to this depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 8;
-
-/// Late move pruning applies up to this depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-
-/// SEE pruning applies up to this depth.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-
-/// Late move reductions: minimum depth.
-pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
-
-/// Singular extensions: minimum depth.
-pub const SE_MIN_DEPTH: i32 = 8;
-/// Singular extensions: the stored entry may be this many plies shallower than the node.
-pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 
 // ---- Quiescence ----------------------------------------------------------------------
 
