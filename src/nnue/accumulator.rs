@@ -17,6 +17,7 @@ use crate::types::{Color, Piece, PieceType, Square};
 /// with the build without it (AMD EPYC, the other core busy with a match): median
 /// 1,927,734 nps against 1,790,160 (1.08x); the same nodes. The whole engine built for
 /// `x86-64-v3` gained about as much, so the network code is where AVX2 pays.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub const USE_AVX2: bool = true;
 
 /// The first layer's sums for both perspectives (indexed by colour).
