@@ -156,7 +156,9 @@ pub fn read_book(path: &Path) -> Result<Vec<Position>, GenfensError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        book.push(super::opening_position(line).map_err(|e| GenfensError::BookLine(n + 1, e))?);
+        book.push(
+            super::run::opening_position(line).map_err(|e| GenfensError::BookLine(n + 1, e))?,
+        );
     }
     if book.is_empty() {
         return Err(GenfensError::EmptyBook(path.to_path_buf()));

@@ -1,0 +1,183 @@
+//! One self-play game: an opening, random plies, then the search against itself until
+//! the game ends or is adjudicated; the positions worth learning from are kept.
+
+use super::{DatagenConfig, Format};
+use crate::board::Position;
+use crate::data::{filter, GameResult, PackedPosition, RECORD_BYTES};
+use crate::search::{Limits, Score, SearchControl, Searcher};
+use crate::tablebase::Wdl;
+use crate::types::Color;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A game still running after this many plies is scored a draw.
+const MAX_GAME_PLIES: usize = 400;
+/// Win adjudication: both sides' searches agree on at least this many centipawns...
+const WIN_SCORE: i32 = 1000;
+/// ...for this many plies in a row.
+const WIN_PLIES: usize = 8;
+/// Draw adjudication: from this ply on, the score stays within +-`DRAW_SCORE`...
+const DRAW_MIN_PLY: usize = 80;
+/// ...centipawns...
+const DRAW_SCORE: i32 = 10;
+/// ...for this many plies in a row.
+const DRAW_PLIES: usize = 10;
+
+/// One finished game: its positions encoded in the output format.
+pub(super) struct Game {
+    pub(super) bytes: Vec<u8>,
+    pub(super) positions: usize,
+    /// The result for White: 2 win, 1 draw, 0 loss.
+    pub(super) white_points: u8,
+}
+
+/// Plays game number `n` to its end.
+pub(super) fn play_game(
+    cfg: &DatagenConfig,
+    openings: &[Position],
+    n: u64,
+    searcher: &mut Searcher,
+) -> Game {
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // An opening and random plies that leave a game to play (retry otherwise).
+    let mut pos = loop {
+        let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
+        let mut ok = true;
+        for _ in 0..cfg.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        if ok && !pos.legal_moves().is_empty() {
+            break pos;
+        }
+    };
+    searcher.clear();
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let control = SearchControl::default();
+    let mut kept = Vec::new();
+    let (mut win_run, mut loss_run, mut draw_run) = (0, 0, 0);
+    let mut ply = 0;
+    let white_points = loop {
+        if let Some(points) = game_over(&pos, ply) {
+            break points;
+        }
+        if cfg.tablebase_adjudication {
+            if let Some(points) = tablebase_verdict(&pos) {
+                break points;
+            }
+        }
+        let result = searcher.search(&pos, &limits, &control, &mut |_| {});
+        let Some(best) = result.best else {
+            break 1;
+        };
+        // The score from White's view; mates count as decisive scores.
+        let score = result.info.as_ref().map(|i| match i.score {
+            Score::Cp(v) => (v, false),
+            Score::Mate(m) => (if m > 0 { 30_000 } else { -30_000 }, true),
+        });
+        let white_view = |v: i32| {
+            if pos.side_to_move() == Color::White {
+                v
+            } else {
+                -v
+            }
+        };
+        if let Some((v, mate)) = score {
+            let w = white_view(v);
+            if !mate && filter::worth_learning(&pos, best, ply, w) {
+                kept.push((pos.clone_without_history(), w));
+            }
+            win_run = if w >= WIN_SCORE { win_run + 1 } else { 0 };
+            loss_run = if w <= -WIN_SCORE { loss_run + 1 } else { 0 };
+            draw_run = if ply >= DRAW_MIN_PLY && w.abs() <= DRAW_SCORE {
+                draw_run + 1
+            } else {
+                0
+            };
+            if win_run >= WIN_PLIES {
+                break 2;
+            }
+            if loss_run >= WIN_PLIES {
+                break 0;
+            }
+            if draw_run >= DRAW_PLIES {
+                break 1;
+            }
+        }
+        pos.make_move(best);
+        ply += 1;
+    };
+    encode(cfg.format, &kept, white_points)
+}
+
+/// A game's kept positions in the output format.
+fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
+    let mut bytes = Vec::new();
+    match format {
+        Format::Packed => {
+            let result = [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin]
+                [white_points as usize];
+            bytes.reserve(kept.len() * RECORD_BYTES);
+            for (pos, score) in kept {
+                bytes.extend_from_slice(PackedPosition::new(pos, *score, result).as_bytes());
+            }
+        }
+        Format::Text => {
+            let result = ["0.0", "0.5", "1.0"][white_points as usize];
+            for (pos, score) in kept {
+                bytes.extend_from_slice(
+                    format!("{} | {score} | {result}\n", pos.to_fen()).as_bytes(),
+                );
+            }
+        }
+    }
+    Game {
+        bytes,
+        positions: kept.len(),
+        white_points,
+    }
+}
+
+/// The tables' result for White (2 win, 1 draw, 0 loss), when they know the position.
+/// A cursed win or a blessed loss is a draw: the games are played under the fifty-move
+/// rule.
+fn tablebase_verdict(pos: &Position) -> Option<u8> {
+    let for_mover = match crate::tablebase::probe_wdl(pos)? {
+        Wdl::Win => 2,
+        Wdl::Loss => 0,
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 1,
+    };
+    Some(if pos.side_to_move() == Color::White {
+        for_mover
+    } else {
+        2 - for_mover
+    })
+}
+
+/// The result for White (2 win, 1 draw, 0 loss) when the game is over by the rules or
+/// by length.
+fn game_over(pos: &Position, ply: usize) -> Option<u8> {
+    if pos.legal_moves().is_empty() {
+        return Some(if !pos.in_check() {
+            1
+        } else if pos.side_to_move() == Color::White {
+            0
+        } else {
+            2
+        });
+    }
+    let drawn = pos.halfmove_clock() >= 100
+        || pos.repetitions(2, usize::MAX)
+        || pos.insufficient_material()
+        || ply >= MAX_GAME_PLIES;
+    drawn.then_some(1)
+}
