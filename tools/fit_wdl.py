@@ -18,12 +18,19 @@ on all but the last 10% of the records (the positions of one game stand together
 tail is other games); the tail measures the fit: its log-loss against the model and
 against two references (the results' base rates alone, and the best model with a and b
 not depending on material), and a table of predicted against actual rates by score.
-Prints the coefficients as Rust constants for `src/search/wdl.rs`.
+Prints the coefficients as Rust constants for `src/search/wdl.rs`, and the held-out
+log-loss of the coefficients that file holds now, so that a refit replaces them only when
+it predicts the held-out games better.
+
+Games of a match (`match.py` or fastchess PGNs with each move's score) become records with
+`ladya data pgn --out games.bin GAMES.pgn`.
 """
 
 import argparse
 import lzma
+import re
 import sys
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize
@@ -84,6 +91,15 @@ def fit(score, material, result, flat):
     return r.x
 
 
+def shipped():
+    """The coefficients `src/search/wdl.rs` holds now, as a theta."""
+    text = (Path(__file__).resolve().parent.parent / "src" / "search" / "wdl.rs").read_text()
+    def row(name):
+        m = re.search(rf"pub const {name}: \[f64; 4\] = \[([^\]]*)\];", text)
+        return [float(x) for x in m.group(1).split(",")]
+    return np.array(row("WDL_A") + row("WDL_B"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
@@ -99,7 +115,8 @@ def main():
     base = -np.mean(np.log(rates[test[2]]))
     print(f"{len(score):,} positions: {cut:,} to fit, {len(score) - cut:,} held out")
     print(f"held-out log-loss: model {log_loss(theta, *test):.5f}, a and b without material "
-          f"{log_loss(flat, *test):.5f}, base rates alone {base:.5f}")
+          f"{log_loss(flat, *test):.5f}, base rates alone {base:.5f}, "
+          f"src/search/wdl.rs now {log_loss(shipped(), *test):.5f}")
     print("\n| score (cp) | positions | win predicted / actual | draw | loss |\n|---|---|---|---|---|")
     win, draw, loss = probabilities(theta, test[0], test[1])
     for lo, hi in [(-2000, -600), (-600, -300), (-300, -150), (-150, -50), (-50, 50), (50, 150),
