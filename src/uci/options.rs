@@ -2,9 +2,9 @@
 //! for `setoption`.
 //!
 //! HOW TO ADD AN OPTION (e.g. the book's `OwnBook`, `BookFile`, `BookDepth`, `BookVariety`):
-//! 1. add a variant to [`OptionId`], a handle constant (`pub const OWN_BOOK: CheckOption =
-//!    …`, with its name, default and range) and the handle's `.spec()` to `OPTIONS`, in
-//!    the same place (a test checks that the orders agree);
+//! 1. add one line to the `uci_options!` table: its [`OptionId`] variant, its handle and
+//!    kind, name, default and range (`OwnBook, OWN_BOOK: CheckOption { name: "OwnBook",
+//!    default: false };`); the variant, the handle and its `OPTIONS` entry all come from it;
 //! 2. read the value where you need it with `options.check(OWN_BOOK)`,
 //!    `options.spin(BOOK_DEPTH)` or `options.string(BOOK_FILE)`: a misspelt option, or a
 //!    spin read as a string, is a compile error, not a silent 0 or a panic;
@@ -17,6 +17,28 @@
 
 use crate::book::{BUILTIN_BOOK, DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH};
 use std::fmt;
+
+/// Declares the options from one table: the [`OptionId`] enum (a variant each, in table
+/// order), a typed handle constant each (`HASH: SpinOption`, read with
+/// [`Options::spin`]), and [`OPTIONS`], the table `uci` lists and `setoption` checks.
+macro_rules! uci_options {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident, $handle:ident: $ty:ident { $($field:ident: $value:expr),* };
+    )*) => {
+        /// Every option, in the order of [`OPTIONS`]: how the engine reads a value.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum OptionId {
+            $($(#[doc = $doc])* $variant,)*
+        }
+        $(
+            $(#[doc = $doc])*
+            pub const $handle: $ty = $ty { id: OptionId::$variant, $($field: $value),* };
+        )*
+        /// Every option the engine announces, in the order `uci` lists them.
+        pub const OPTIONS: &[OptionSpec] = &[$($handle.spec()),*];
+    };
+}
 
 /// What kind of option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,62 +64,6 @@ pub enum OptionKind {
         /// Value at start-up.
         default: &'static str,
     },
-    /// `type combo`: one of a fixed list of words.
-    Combo {
-        /// Value at start-up.
-        default: &'static str,
-        /// The accepted values.
-        values: &'static [&'static str],
-    },
-}
-
-/// Every option, in the order of [`OPTIONS`]: how the engine reads a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionId {
-    /// `Hash`: transposition table size in MB.
-    Hash,
-    /// `Threads`: search threads.
-    Threads,
-    /// `Clear Hash`: a button that empties the table.
-    ClearHash,
-    /// `Ponder`: the GUI may let the engine think on the opponent's time.
-    Ponder,
-    /// `MultiPV`: lines reported.
-    MultiPv,
-    /// `Move Overhead`: ms kept back per move.
-    MoveOverhead,
-    /// `UCI_Chess960`: castling moves as king-takes-rook.
-    Chess960,
-    /// `OwnBook`: play from the opening book.
-    OwnBook,
-    /// `BookFile`: the book.
-    BookFile,
-    /// `BookDepth`: book moves up to this ply.
-    BookDepth,
-    /// `BookVariety`: choose among book moves by weight.
-    BookVariety,
-    /// `UseNNUE`: the network, or the hand-crafted evaluation.
-    UseNnue,
-    /// `EvalFile`: the network file.
-    EvalFile,
-    /// `SyzygyPath`: folders of Syzygy tablebases.
-    SyzygyPath,
-    /// `SyzygyProbeDepth`: least remaining depth to probe the largest tables.
-    SyzygyProbeDepth,
-    /// `SyzygyProbeLimit`: most pieces of a probed position.
-    SyzygyProbeLimit,
-    /// `Syzygy50MoveRule`: cursed wins are draws.
-    Syzygy50MoveRule,
-    /// `UCI_ShowWDL`: `wdl W D L` (per mille, for the side to move) in `info` lines.
-    ShowWdl,
-    /// `UCI_LimitStrength`: play at `UCI_Elo`.
-    LimitStrength,
-    /// `UCI_Elo`: the strength to play at.
-    Elo,
-    /// `Skill Level`: 0-20, the same weakening on a coarser scale.
-    SkillLevel,
-    /// `StrengthSeed`: seed of the weakened move choice (0: a new one each move).
-    StrengthSeed,
 }
 
 /// One option as announced to the GUI.
@@ -216,191 +182,97 @@ pub const MAX_HASH_MB: i64 = 65_536;
 /// Default time reserved per move for the GUI and the operating system, in ms.
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 
-/// Every option the engine announces, in the order `uci` lists them.
-pub const OPTIONS: &[OptionSpec] = &[
-    HASH.spec(),
-    THREADS.spec(),
-    CLEAR_HASH.spec(),
-    PONDER.spec(),
-    MULTI_PV.spec(),
-    MOVE_OVERHEAD.spec(),
-    CHESS960.spec(),
-    OWN_BOOK.spec(),
-    BOOK_FILE.spec(),
-    BOOK_DEPTH.spec(),
-    BOOK_VARIETY.spec(),
-    USE_NNUE.spec(),
-    EVAL_FILE.spec(),
-    SYZYGY_PATH.spec(),
-    SYZYGY_PROBE_DEPTH.spec(),
-    SYZYGY_PROBE_LIMIT.spec(),
-    SYZYGY_50_MOVE_RULE.spec(),
-    SHOW_WDL.spec(),
-    LIMIT_STRENGTH.spec(),
-    ELO.spec(),
-    SKILL_LEVEL.spec(),
-    STRENGTH_SEED.spec(),
-];
-
-/// `Hash`.
-pub const HASH: SpinOption = SpinOption {
-    id: OptionId::Hash,
-    name: "Hash",
-    default: DEFAULT_HASH_MB,
-    min: 1,
-    max: MAX_HASH_MB,
-};
-// Search threads (Lazy SMP, `search::Searcher::set_threads`).
-/// `Threads`.
-pub const THREADS: SpinOption = SpinOption {
-    id: OptionId::Threads,
-    name: "Threads",
-    default: 1,
-    min: 1,
-    max: crate::search::MAX_THREADS as i64,
-};
-/// `Clear Hash`.
-pub const CLEAR_HASH: ButtonOption = ButtonOption {
-    id: OptionId::ClearHash,
-    name: "Clear Hash",
-};
-/// `Ponder`.
-pub const PONDER: CheckOption = CheckOption {
-    id: OptionId::Ponder,
-    name: "Ponder",
-    default: false,
-};
-/// `MultiPV`.
-pub const MULTI_PV: SpinOption = SpinOption {
-    id: OptionId::MultiPv,
-    name: "MultiPV",
-    default: 1,
-    min: 1,
-    max: 256,
-};
-/// `Move Overhead`.
-pub const MOVE_OVERHEAD: SpinOption = SpinOption {
-    id: OptionId::MoveOverhead,
-    name: "Move Overhead",
-    default: DEFAULT_MOVE_OVERHEAD_MS,
-    min: 0,
-    max: 5000,
-};
-/// `UCI_Chess960`.
-pub const CHESS960: CheckOption = CheckOption {
-    id: OptionId::Chess960,
-    name: "UCI_Chess960",
-    default: false,
-};
-// The opening book (`book::BookPlayer`). Off by default: tournament managers that
-// bring their own openings must not be surprised.
-/// `OwnBook`.
-pub const OWN_BOOK: CheckOption = CheckOption {
-    id: OptionId::OwnBook,
-    name: "OwnBook",
-    default: false,
-};
-/// `BookFile`.
-pub const BOOK_FILE: StringOption = StringOption {
-    id: OptionId::BookFile,
-    name: "BookFile",
-    default: BUILTIN_BOOK,
-};
-/// `BookDepth`.
-pub const BOOK_DEPTH: SpinOption = SpinOption {
-    id: OptionId::BookDepth,
-    name: "BookDepth",
-    default: DEFAULT_BOOK_DEPTH as i64,
-    min: 0,
-    max: MAX_BOOK_DEPTH as i64,
-};
-/// `BookVariety`.
-pub const BOOK_VARIETY: CheckOption = CheckOption {
-    id: OptionId::BookVariety,
-    name: "BookVariety",
-    default: true,
-};
-// The evaluation: the network (embedded, or another file) or the hand-crafted one.
-/// `UseNNUE`.
-pub const USE_NNUE: CheckOption = CheckOption {
-    id: OptionId::UseNnue,
-    name: "UseNNUE",
-    default: crate::nnue::USE_NNUE_BY_DEFAULT,
-};
-/// `EvalFile`.
-pub const EVAL_FILE: StringOption = StringOption {
-    id: OptionId::EvalFile,
-    name: "EvalFile",
-    default: EMBEDDED_NETWORK,
-};
-// Endgame tablebases (`tablebase`, `search::TablebaseSettings`), named as every
-// engine names them so GUIs and tournament managers fill them in.
-/// `SyzygyPath`.
-pub const SYZYGY_PATH: StringOption = StringOption {
-    id: OptionId::SyzygyPath,
-    name: "SyzygyPath",
-    default: "<empty>",
-};
-/// `SyzygyProbeDepth`.
-pub const SYZYGY_PROBE_DEPTH: SpinOption = SpinOption {
-    id: OptionId::SyzygyProbeDepth,
-    name: "SyzygyProbeDepth",
-    default: 1,
-    min: 1,
-    max: 100,
-};
-/// `SyzygyProbeLimit`.
-pub const SYZYGY_PROBE_LIMIT: SpinOption = SpinOption {
-    id: OptionId::SyzygyProbeLimit,
-    name: "SyzygyProbeLimit",
-    default: crate::tablebase::MAX_TABLE_PIECES as i64,
-    min: 0,
-    max: crate::tablebase::MAX_TABLE_PIECES as i64,
-};
-/// `Syzygy50MoveRule`.
-pub const SYZYGY_50_MOVE_RULE: CheckOption = CheckOption {
-    id: OptionId::Syzygy50MoveRule,
-    name: "Syzygy50MoveRule",
-    default: true,
-};
-// Win/draw/loss chances beside the score, as GUIs show them (`search::wdl`).
-/// `UCI_ShowWDL`.
-pub const SHOW_WDL: CheckOption = CheckOption {
-    id: OptionId::ShowWdl,
-    name: "UCI_ShowWDL",
-    default: false,
-};
-// Playing weaker (`search::strength`), with the names GUIs send.
-/// `UCI_LimitStrength`.
-pub const LIMIT_STRENGTH: CheckOption = CheckOption {
-    id: OptionId::LimitStrength,
-    name: "UCI_LimitStrength",
-    default: false,
-};
-/// `UCI_Elo`.
-pub const ELO: SpinOption = SpinOption {
-    id: OptionId::Elo,
-    name: "UCI_Elo",
-    default: crate::search::strength::MIN_ELO as i64,
-    min: crate::search::strength::MIN_ELO as i64,
-    max: crate::search::strength::MAX_ELO as i64,
-};
-/// `Skill Level`.
-pub const SKILL_LEVEL: SpinOption = SpinOption {
-    id: OptionId::SkillLevel,
-    name: "Skill Level",
-    default: 20,
-    min: 0,
-    max: 20,
-};
-/// `StrengthSeed`.
-pub const STRENGTH_SEED: SpinOption = SpinOption {
-    id: OptionId::StrengthSeed,
-    name: "StrengthSeed",
-    default: 0,
-    min: 0,
-    max: i32::MAX as i64,
-};
+// Every option the engine announces, once, in the order `uci` lists them: its variant of
+// `OptionId`, its typed handle and its line in `OPTIONS` all come from this table.
+uci_options! {
+    /// `Hash`: transposition table size in MB.
+    Hash, HASH: SpinOption { name: "Hash", default: DEFAULT_HASH_MB, min: 1, max: MAX_HASH_MB };
+    // Search threads (Lazy SMP, `search::Searcher::set_threads`).
+    /// `Threads`: search threads.
+    Threads, THREADS: SpinOption {
+        name: "Threads",
+        default: 1,
+        min: 1,
+        max: crate::search::MAX_THREADS as i64
+    };
+    /// `Clear Hash`: a button that empties the table.
+    ClearHash, CLEAR_HASH: ButtonOption { name: "Clear Hash" };
+    /// `Ponder`: the GUI may let the engine think on the opponent's time.
+    Ponder, PONDER: CheckOption { name: "Ponder", default: false };
+    /// `MultiPV`: lines reported.
+    MultiPv, MULTI_PV: SpinOption { name: "MultiPV", default: 1, min: 1, max: 256 };
+    /// `Move Overhead`: ms kept back per move.
+    MoveOverhead, MOVE_OVERHEAD: SpinOption {
+        name: "Move Overhead",
+        default: DEFAULT_MOVE_OVERHEAD_MS,
+        min: 0,
+        max: 5000
+    };
+    /// `UCI_Chess960`: castling moves as king-takes-rook.
+    Chess960, CHESS960: CheckOption { name: "UCI_Chess960", default: false };
+    // The opening book (`book::BookPlayer`). Off by default: tournament managers that
+    // bring their own openings must not be surprised.
+    /// `OwnBook`: play from the opening book.
+    OwnBook, OWN_BOOK: CheckOption { name: "OwnBook", default: false };
+    /// `BookFile`: the book.
+    BookFile, BOOK_FILE: StringOption { name: "BookFile", default: BUILTIN_BOOK };
+    /// `BookDepth`: book moves up to this ply.
+    BookDepth, BOOK_DEPTH: SpinOption {
+        name: "BookDepth",
+        default: DEFAULT_BOOK_DEPTH as i64,
+        min: 0,
+        max: MAX_BOOK_DEPTH as i64
+    };
+    /// `BookVariety`: choose among book moves by weight.
+    BookVariety, BOOK_VARIETY: CheckOption { name: "BookVariety", default: true };
+    // The evaluation: the network (embedded, or another file) or the hand-crafted one.
+    /// `UseNNUE`: the network, or the hand-crafted evaluation.
+    UseNnue, USE_NNUE: CheckOption { name: "UseNNUE", default: crate::nnue::USE_NNUE_BY_DEFAULT };
+    /// `EvalFile`: the network file.
+    EvalFile, EVAL_FILE: StringOption { name: "EvalFile", default: EMBEDDED_NETWORK };
+    // Endgame tablebases (`tablebase`, `search::TablebaseSettings`), named as every
+    // engine names them so GUIs and tournament managers fill them in.
+    /// `SyzygyPath`: folders of Syzygy tablebases.
+    SyzygyPath, SYZYGY_PATH: StringOption { name: "SyzygyPath", default: "<empty>" };
+    /// `SyzygyProbeDepth`: least remaining depth to probe the largest tables.
+    SyzygyProbeDepth, SYZYGY_PROBE_DEPTH: SpinOption {
+        name: "SyzygyProbeDepth",
+        default: 1,
+        min: 1,
+        max: 100
+    };
+    /// `SyzygyProbeLimit`: most pieces of a probed position.
+    SyzygyProbeLimit, SYZYGY_PROBE_LIMIT: SpinOption {
+        name: "SyzygyProbeLimit",
+        default: crate::tablebase::MAX_TABLE_PIECES as i64,
+        min: 0,
+        max: crate::tablebase::MAX_TABLE_PIECES as i64
+    };
+    /// `Syzygy50MoveRule`: cursed wins are draws.
+    Syzygy50MoveRule, SYZYGY_50_MOVE_RULE: CheckOption { name: "Syzygy50MoveRule", default: true };
+    // Win/draw/loss chances beside the score, as GUIs show them (`search::wdl`).
+    /// `UCI_ShowWDL`: `wdl W D L` (per mille, for the side to move) in `info` lines.
+    ShowWdl, SHOW_WDL: CheckOption { name: "UCI_ShowWDL", default: false };
+    // Playing weaker (`search::strength`), with the names GUIs send.
+    /// `UCI_LimitStrength`: play at `UCI_Elo`.
+    LimitStrength, LIMIT_STRENGTH: CheckOption { name: "UCI_LimitStrength", default: false };
+    /// `UCI_Elo`: the strength to play at.
+    Elo, ELO: SpinOption {
+        name: "UCI_Elo",
+        default: crate::search::strength::MIN_ELO as i64,
+        min: crate::search::strength::MIN_ELO as i64,
+        max: crate::search::strength::MAX_ELO as i64
+    };
+    /// `Skill Level`: 0-20, the same weakening on a coarser scale.
+    SkillLevel, SKILL_LEVEL: SpinOption { name: "Skill Level", default: 20, min: 0, max: 20 };
+    /// `StrengthSeed`: seed of the weakened move choice (0: a new one each move).
+    StrengthSeed, STRENGTH_SEED: SpinOption {
+        name: "StrengthSeed",
+        default: 0,
+        min: 0,
+        max: i32::MAX as i64
+    };
+}
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
@@ -412,7 +284,7 @@ pub enum OptionValue {
     Check(bool),
     /// Of a spin option.
     Spin(i64),
-    /// Of a string or combo option.
+    /// Of a string option.
     Text(String),
     /// A button has no value.
     Button,
@@ -475,10 +347,6 @@ impl OptionSpec {
                 };
                 format!("option name {name} type string default {default}")
             }
-            OptionKind::Combo { default, values } => {
-                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
-                format!("option name {name} type combo default {default}{vars}")
-            }
         }
     }
 
@@ -487,9 +355,7 @@ impl OptionSpec {
             OptionKind::Check { default } => OptionValue::Check(default),
             OptionKind::Spin { default, .. } => OptionValue::Spin(default),
             OptionKind::Button => OptionValue::Button,
-            OptionKind::String { default } | OptionKind::Combo { default, .. } => {
-                OptionValue::Text(default.to_string())
-            }
+            OptionKind::String { default } => OptionValue::Text(default.to_string()),
         }
     }
 
@@ -524,14 +390,6 @@ impl OptionSpec {
                 // GUIs send `<empty>` for an empty string.
                 let v = if v == "<empty>" { "" } else { v };
                 Ok(OptionValue::Text(v.to_string()))
-            }
-            OptionKind::Combo { values, .. } => {
-                let v = value.ok_or(OptionError::MissingValue(name))?;
-                values
-                    .iter()
-                    .find(|c| c.eq_ignore_ascii_case(v))
-                    .map(|c| OptionValue::Text(c.to_string()))
-                    .ok_or_else(|| bad(v, format!("one of {}", values.join(", "))))
             }
         }
     }
