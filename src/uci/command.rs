@@ -9,11 +9,11 @@
 //! each is reported ([`parse_reporting`]'s warnings): `go` itself is never rejected,
 //! because a GUI waits for its `bestmove`.
 
+use super::go::parse_go;
+pub use super::go::{GoParams, GO_KEYWORDS};
+pub use super::parse_error::CommandError;
+use super::parse_error::{number, unknown};
 use crate::datagen::genfens::GenfensRequest;
-use crate::search::time::Clock;
-use crate::types::Color;
-use std::fmt;
-use std::time::Duration;
 
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,74 +22,6 @@ pub enum StartPos {
     Startpos,
     /// `position fen <fen>`: the FEN's fields, joined by single spaces.
     Fen(String),
-}
-
-/// The parameters of `go`. Times are in milliseconds; negative clock values (some GUIs
-/// send them after a late move) are read as zero.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    /// Restrict the search to these root moves (UCI text).
-    pub searchmoves: Vec<String>,
-    /// `go ponder`: search the expected reply until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// White's clock.
-    pub wtime: Option<u64>,
-    /// Black's clock.
-    pub btime: Option<u64>,
-    /// White's increment.
-    pub winc: Option<u64>,
-    /// Black's increment.
-    pub binc: Option<u64>,
-    /// Moves until the next time control.
-    pub movestogo: Option<u64>,
-    /// Maximum depth.
-    pub depth: Option<u32>,
-    /// Maximum nodes.
-    pub nodes: Option<u64>,
-    /// Search for a mate in this many moves.
-    pub mate: Option<u32>,
-    /// Exact time for this move.
-    pub movetime: Option<u64>,
-    /// `go infinite`.
-    pub infinite: bool,
-}
-
-impl GoParams {
-    /// True when a clock parameter was given (the search is then timed from the clock).
-    pub fn has_clock(&self) -> bool {
-        self.wtime.is_some()
-            || self.btime.is_some()
-            || self.winc.is_some()
-            || self.binc.is_some()
-            || self.movestogo.is_some()
-    }
-
-    /// The clock numbers for `side` to move. With only the opponent's clock given (a GUI
-    /// bug), ours is taken to be the same rather than searching without limit.
-    pub fn clock(&self, side: Color) -> Clock {
-        let (mine, theirs, inc) = match side {
-            Color::White => (self.wtime, self.btime, self.winc),
-            Color::Black => (self.btime, self.wtime, self.binc),
-        };
-        Clock {
-            movetime: self.movetime.map(Duration::from_millis),
-            time: self
-                .has_clock()
-                .then(|| Duration::from_millis(mine.or(theirs).unwrap_or(0))),
-            inc: Duration::from_millis(inc.unwrap_or(0)),
-            movestogo: self.movestogo,
-        }
-    }
-
-    /// True when nothing limits the search, so a bare `go` is `go infinite`.
-    pub fn is_unlimited(&self) -> bool {
-        self.infinite
-            || !(self.has_clock()
-                || self.depth.is_some()
-                || self.nodes.is_some()
-                || self.mate.is_some()
-                || self.movetime.is_some())
-    }
 }
 
 /// One command from the GUI.
@@ -141,71 +73,6 @@ pub enum Command {
     Help,
 }
 
-/// Why a line could not be turned into a command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CommandError {
-    /// A required argument is missing.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// A number could not be read.
-    BadNumber {
-        /// What the number is for.
-        what: String,
-        /// The text given.
-        text: String,
-    },
-    /// An input line longer than this many bytes was ignored.
-    LineTooLong(usize),
-    /// The line holds no command this engine knows.
-    Unknown(String),
-    /// A token the command does not know (skipped).
-    UnknownToken {
-        /// The command.
-        command: &'static str,
-        /// The token.
-        token: String,
-    },
-    /// A `genfens` line that cannot be served.
-    Genfens(String),
-    /// A keyword was expected.
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The token found.
-        token: String,
-    },
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
-            CommandError::BadNumber { what, text } => {
-                write!(f, "invalid number '{text}' for {what}")
-            }
-            CommandError::LineTooLong(max) => {
-                write!(f, "input line longer than {max} bytes ignored")
-            }
-            CommandError::Unknown(line) => {
-                write!(f, "unknown command '{line}' (type help for the commands)")
-            }
-            CommandError::UnknownToken { command, token } => {
-                write!(f, "unknown token '{token}' in {command}")
-            }
-            CommandError::Genfens(why) => write!(f, "{why}"),
-            CommandError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected '{token}'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
-
 /// The words that start a command.
 pub const COMMANDS: &[&str] = &[
     "uci",
@@ -225,22 +92,6 @@ pub const COMMANDS: &[&str] = &[
     "perft",
     "genfens",
     "help",
-];
-
-/// The keywords of `go`; `searchmoves` lists moves up to the next of these.
-pub const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
 ];
 
 /// Parses one input line. `Ok(None)` means there is nothing to do (an empty line).
@@ -330,13 +181,6 @@ pub const HELP: &[&str] = &[
     "From a shell: ladya help (perft, bench, go, epd, analyse, book, datagen, data, train).",
 ];
 
-fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, CommandError> {
-    text.parse().map_err(|_| CommandError::BadNumber {
-        what: what.to_string(),
-        text: text.to_string(),
-    })
-}
-
 /// `name` and `value` may contain spaces: the name runs up to the token `value`.
 fn parse_setoption(
     args: &[&str],
@@ -364,14 +208,6 @@ fn parse_setoption(
         name: name.join(" "),
         value,
     })
-}
-
-/// A token `command` skips.
-fn unknown(command: &'static str, token: &str) -> CommandError {
-    CommandError::UnknownToken {
-        command,
-        token: token.to_string(),
-    }
 }
 
 fn parse_position(
@@ -429,79 +265,11 @@ fn parse_position(
     })
 }
 
-/// An integer in decimal, clamped to the range of `i64` when it has more digits than fit:
-/// `go depth 99999999999999999999` asks for "as deep as you can", not for no limit at all.
-fn saturating_integer(text: &str) -> Option<i64> {
-    if let Ok(n) = text.parse::<i64>() {
-        return Some(n);
-    }
-    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some(if text.starts_with('-') {
-        i64::MIN
-    } else {
-        i64::MAX
-    })
-}
-
-fn parse_go(args: &[&str], warnings: &mut Vec<CommandError>) -> GoParams {
-    let mut go = GoParams::default();
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i];
-        i += 1;
-        match key {
-            "searchmoves" => {
-                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
-                    go.searchmoves.push(args[i].to_string());
-                    i += 1;
-                }
-            }
-            "ponder" => go.ponder = true,
-            "infinite" => go.infinite = true,
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
-            | "movetime" => {
-                let Some(text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) else {
-                    warnings.push(CommandError::Missing {
-                        command: "go",
-                        what: "a number",
-                    });
-                    continue;
-                };
-                i += 1;
-                match saturating_integer(text) {
-                    Some(n) => {
-                        let n = n.max(0) as u64;
-                        let small = n.min(u32::MAX as u64) as u32;
-                        match key {
-                            "wtime" => go.wtime = Some(n),
-                            "btime" => go.btime = Some(n),
-                            "winc" => go.winc = Some(n),
-                            "binc" => go.binc = Some(n),
-                            "movestogo" => go.movestogo = Some(n),
-                            "depth" => go.depth = Some(small),
-                            "nodes" => go.nodes = Some(n),
-                            "mate" => go.mate = Some(small),
-                            _ => go.movetime = Some(n),
-                        }
-                    }
-                    None => warnings.push(CommandError::BadNumber {
-                        what: key.to_string(),
-                        text: text.to_string(),
-                    }),
-                }
-            }
-            _ => warnings.push(unknown("go", key)),
-        }
-    }
-    go
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Color;
+    use std::time::Duration;
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()

@@ -8,8 +8,10 @@
 
 pub mod command;
 mod engine;
+pub mod go;
 pub mod options;
 pub mod output;
+pub mod parse_error;
 mod search_run;
 #[cfg(feature = "tune")]
 mod tunables;
