@@ -124,8 +124,9 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// Asks the kernel to back the table with 2 MB pages, before its first touch. A probe is
 /// a random access into megabytes: with 4 KB pages nearly every one also misses the TLB,
 /// and the page walk costs as much as the cache miss (the prefetch stalled on it). Only a
-/// hint: the pages stay small where transparent huge pages are off or short.
-#[cfg(target_os = "linux")]
+/// hint: the pages stay small where transparent huge pages are off or short. (Not under
+/// Miri, which has no `madvise`: the hint changes nothing it could check.)
+#[cfg(all(target_os = "linux", not(miri)))]
 #[allow(unsafe_code)]
 fn advise_huge_pages(start: *const u8, len: usize) {
     // SAFETY: sysconf reads a constant of the system and touches no memory of ours.
@@ -142,7 +143,7 @@ fn advise_huge_pages(start: *const u8, len: usize) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(any(not(target_os = "linux"), miri))]
 fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
 /// The transposition table.
@@ -362,6 +363,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "megabytes of table: hours under Miri")]
     fn any_size_works_and_clusters_fill_a_cache_line() {
         assert_eq!(std::mem::size_of::<Cluster>(), 64);
         for mb in [1, 3, 5, 17] {
