@@ -21,6 +21,11 @@ git read-tree HEAD
 blob="$(printf '%s\n' "$tuned" | git hash-object -w --stdin)"
 git update-index --cacheinfo 100644,"$blob",Cargo.toml
 tree="$(git write-tree)"
+# A machine without a git identity (a CI runner) can still make the commit.
+export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-$(git config user.name || echo ladya)}"
+export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-$(git config user.email || echo ladya@localhost)}"
+export GIT_COMMITTER_NAME="${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}"
+export GIT_COMMITTER_EMAIL="${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}"
 commit="$(git commit-tree "$tree" -p HEAD -m "tune: the search's tunables as UCI options by default (SPSA on OpenBench)")"
 git branch -f "$branch" "$commit"
 echo "branch $branch at ${commit:0:10}: HEAD with the tune feature on by default"
