@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The release archives: Ladya with its network embedded for Linux x86-64 (static, musl),
 # Windows x86-64 and Linux aarch64 (static, musl: Raspberry Pi, ARM servers, Android GUIs),
-# each with the README and the licence, and SHA256SUMS over the archives.
+# each with the README, the licence (and the vendored prober's), and SHA256SUMS over the
+# archives.
 #   tools/release.sh [OUT]          # default OUT: target/dist
 # Installs the cross linkers (Debian's packages) and Rust targets it lacks.
 set -euo pipefail
@@ -30,6 +31,8 @@ for spec in x86_64-unknown-linux-musl:linux-x86_64:ladya \
     stage="$out/ladya-$version-$name"
     mkdir -p "$stage"
     cp "$built" README.md LICENSE "$stage/"
+    # The tablebase prober is compiled in from vendor/ (MIT): its notice goes along.
+    cp vendor/pyrrhic-rs/LICENSE "$stage/LICENSE-pyrrhic-rs"
     if [[ "$triple" == *windows* ]]; then
         (cd "$out" && python3 -m zipfile -c "ladya-$version-$name.zip" "ladya-$version-$name")
     else
