@@ -15,7 +15,7 @@ ifneq ($(strip $(EVALFILE)),)
     export LADYA_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: all native ablate sprt tune-branch miri clean
+.PHONY: all native ablate sprt sprt-resume tune-branch miri clean
 
 all:
 	$(CARGO) build --release
@@ -54,28 +54,39 @@ ablate:
 #   make sprt STEP=USE_KILLERS
 #   make sprt STEP=USE_KING_SAFETY SPRT_TC=8+0.08 SPRT_GAMES=600
 # A simplification (is the step worth keeping?) swaps the bounds: SPRT_BOUNDS="-5 0" with
-# SPRT_SWAP=1 puts the build without the step first.
+# SPRT_SWAP=1 puts the build without the step first. Games are played by fastchess (the one
+# tools/runner.py finds: on PATH, $$FASTCHESS, or built once from ../shared/tools/fastchess),
+# on OPENINGS (any EPD book).
 SHARED ?= ../shared
+OPENINGS ?= $(SHARED)/data/openings/uho_4060_v4_sample.epd
 SPRT_TC ?= 2+0.02
 SPRT_GAMES ?= 200
 SPRT_BOUNDS ?= 0 5
 SPRT_CONCURRENCY ?= 2
 SPRT_SEED ?= 7
 SPRT_DIR = target/sprt
-SPRT_FULL = $(SPRT_DIR)/ladya-full
-SPRT_WITHOUT = $(SPRT_DIR)/ladya-no-$(STEP)
+SPRT_FULL = $(abspath $(SPRT_DIR)/ladya-full)
+SPRT_WITHOUT = $(abspath $(SPRT_DIR)/ladya-no-$(STEP))
+SPRT_FIRST = $(if $(SPRT_SWAP),cmd=$(SPRT_WITHOUT) name=no-$(STEP),cmd=$(SPRT_FULL) name=full)
+SPRT_SECOND = $(if $(SPRT_SWAP),cmd=$(SPRT_FULL) name=full,cmd=$(SPRT_WITHOUT) name=no-$(STEP))
 sprt:
 	@test -n "$(STEP)" || { echo "usage: make sprt STEP=USE_... [SPRT_TC=...]"; exit 2; }
 	mkdir -p $(SPRT_DIR)
 	$(MAKE) all EXE=$(SPRT_FULL)
 	$(MAKE) ablate STEP=$(STEP) EXE=$(SPRT_WITHOUT)
-	python3 $(SHARED)/tools/match.py \
-	    $(if $(SPRT_SWAP),-e1 $(SPRT_WITHOUT) -n1 no-$(STEP) -e2 $(SPRT_FULL) -n2 full, \
-	                      -e1 $(SPRT_FULL) -n1 full -e2 $(SPRT_WITHOUT) -n2 no-$(STEP)) \
-	    --tc $(SPRT_TC) --openings $(SHARED)/data/openings/uho_4060_v4_sample.epd \
-	    --shuffle --seed $(SPRT_SEED) --games $(SPRT_GAMES) \
-	    --concurrency $(SPRT_CONCURRENCY) --sprt $(SPRT_BOUNDS) \
-	    --pgn $(SPRT_DIR)/$(STEP).pgn | tee $(SPRT_DIR)/$(STEP).log
+	fastchess="$$(python3 tools/runner.py)" && "$$fastchess" \
+	    -engine $(SPRT_FIRST) -engine $(SPRT_SECOND) -each tc=$(SPRT_TC) option.Hash=16 \
+	    -openings file=$(abspath $(OPENINGS)) format=epd order=random -srand $(SPRT_SEED) \
+	    -rounds $$(( $(SPRT_GAMES) / 2 )) -games 2 -repeat -concurrency $(SPRT_CONCURRENCY) \
+	    -sprt elo0=$(word 1,$(SPRT_BOUNDS)) elo1=$(word 2,$(SPRT_BOUNDS)) alpha=0.05 beta=0.05 model=normalized \
+	    -pgnout file=$(SPRT_DIR)/$(STEP).pgn -config outname=$(SPRT_DIR)/$(STEP).json \
+	    | tee $(SPRT_DIR)/$(STEP).log
+
+# An SPRT that was stopped (Ctrl-C, a reboot) plays on from fastchess's saved state.
+sprt-resume:
+	@test -f "$(SPRT_DIR)/$(STEP).json" || { echo "no saved SPRT $(SPRT_DIR)/$(STEP).json"; exit 2; }
+	fastchess="$$(python3 tools/runner.py)" && "$$fastchess" -config file=$(SPRT_DIR)/$(STEP).json \
+	    | tee -a $(SPRT_DIR)/$(STEP).log
 
 # Miri (nightly) over the unit tests of the table's entry packing and the packed records,
 # which run through the `unsafe` square conversion: undefined behaviour fails them. About a

@@ -5,7 +5,7 @@ a setting to the strength the engine plays at, so that each setting scores near 
 
 Usage: tools/calibrate_elo.py [--engine target/release/ladya] [--games 60]
            [--levels 1400,1700,2000,2300,2600] [--tc 10+0.1] [--concurrency 2]
-Needs ../shared/tools/match.py, python-chess and Debian's stockfish (/usr/games/stockfish).
+Needs fastchess (tools/runner.py finds it) and Debian's stockfish (/usr/games/stockfish).
 Prints the table of docs/playing-weaker.md and the new CALIBRATION lines; rerun after every change of strength.
 """
 import argparse
@@ -15,9 +15,10 @@ import re
 import subprocess
 import sys
 
+import runner
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-MATCH = os.path.join(ROOT, "..", "shared", "tools", "match.py")
 OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "noob_3moves_sample.epd")
 STRENGTH_RS = os.path.join(ROOT, "src", "search", "strength.rs")
 
@@ -40,21 +41,17 @@ def interpolate(table, x):
 
 def play(args, level):
     pgn = f"/tmp/ladya-calibrate-{level}.pgn"
-    cmd = [sys.executable, MATCH,
-           "-e1", args.engine, "-n1", f"ladya{level}",
-           "-o1", "UCI_LimitStrength=true", "-o1", f"UCI_Elo={level}", "-o1", "Hash=16",
-           "-e2", args.stockfish, "-n2", f"sf{level}",
-           "-o2", "UCI_LimitStrength=true", "-o2", f"UCI_Elo={level}",
-           "-o2", "Hash=16", "-o2", "Threads=1",
-           "--tc", args.tc, "--openings", OPENINGS, "--shuffle", "--seed", str(level),
-           "--games", str(args.games), "--concurrency", str(args.concurrency), "--pgn", pgn]
+    weak = {"UCI_LimitStrength": "true", "UCI_Elo": level}
+    name = f"ladya{level}"
+    cmd = runner.match(args.fastchess, [*runner.engine(name, args.engine, weak),
+                                        *runner.engine(f"sf{level}", args.stockfish, {**weak, "Threads": 1})],
+                       args.openings, level, (args.games + 1) // 2, args.concurrency, tc=args.tc,
+                       options={"Hash": 16}, pgn=pgn)
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
-    m = re.search(r"W (\d+) - L (\d+) - D (\d+)", out)
-    if not m:
+    score = runner.summary(out)
+    if not score:
         sys.exit(f"match at {level} failed:\n{out[-2000:]}")
-    w, l, d = map(int, m.groups())
-    forfeits = re.findall(r"ladya\d+: time losses (\d+), illegal moves (\d+), crashes (\d+)", out)
-    return w, l, d, forfeits
+    return score["w"], score["l"], score["d"], runner.forfeits(out, name)
 
 
 def invert(measured, target):
@@ -89,7 +86,10 @@ def main():
     p.add_argument("--levels", default="1400,1700,2000,2300,2600")
     p.add_argument("--tc", default="10+0.1")
     p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--openings", default=OPENINGS, help="an EPD (or PGN) book of openings")
+    p.add_argument("--fastchess", help="fastchess binary (default: as tools/runner.py finds it)")
     args = p.parse_args()
+    args.fastchess = runner.find(args.fastchess)
     table = current_table()
     rows, measured = [], []
     for level in map(int, args.levels.split(",")):

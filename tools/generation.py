@@ -22,7 +22,8 @@ A generation:
  5. picks the better by a fixed-node match between them (a tie goes to the lower
     validation loss);
  6. plays the pick against the shipped network: a fixed-node gauntlet, then an SPRT at
-    8+0.08 on the UHO openings (`match.py --sprt 0 10`) until it decides or the budget ends;
+    8+0.08 on the UHO openings (fastchess, SPRT [0, 10] on game pairs) until it decides or the
+    budget ends;
  7. ships the pick only on H1 (copies it to `nets/default.nnue` and `nets/default.float`,
     keeping the old one as `nets/gen<K>.nnue`), and writes the generation's entry at the top
     of `nets/README.md` either way: data, seeds, commands, losses, results, wall time;
@@ -31,7 +32,7 @@ A generation:
 
     python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S
 
-    (the pairs of every run decide together, with match.py's GSPRT; on H1 the candidate
+    (the pairs of every run decide together, with `sprt_pairs.py`'s GSPRT; on H1 the candidate
     ships and its `nets/README.md` entry says so).
 
 Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
@@ -53,6 +54,7 @@ import sys
 import time
 from pathlib import Path
 
+import runner
 from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, pair_scores, play_on, recorder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +63,6 @@ SELFPLAY = SHARED / "data" / "selfplay"
 NOOB = SHARED / "data" / "openings" / "noob_3moves_sample.epd"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 SYZYGY = SHARED / "data" / "syzygy"
-MATCH = SHARED / "tools" / "match.py"
 NETS = ROOT / "nets"
 
 # Self-play: the settings every generation so far has used.
@@ -316,28 +317,18 @@ def step_train(st, work, args, kind):
     log(work, f"{kind}: validation loss {epochs[-1]['validation'] if epochs else '?'}")
 
 
-FC_GAMES = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
-FC_ELO = re.compile(r"^Elo: (\S+) \+/- (\S+?),", re.M)
-
-
 def fastchess(st, work, args, name, net1, net2, rounds, seed):
     pgn = work / f"{name}.pgn"
-    cmd = [args.fastchess,
-           "-engine", f"cmd={work / 'ladya'}", "name=new", f"option.EvalFile={net1}",
-           "-engine", f"cmd={work / 'ladya'}", "name=old", f"option.EvalFile={net2}",
-           "-each", "tc=100+1", f"nodes={MATCH_NODES}", "option.Hash=16",
-           "-openings", f"file={UHO}", "format=epd", "order=random", f"-srand", str(seed),
-           "-rounds", str(rounds), "-games", "2", "-repeat", "-concurrency", str(args.threads),
-           "-pgnout", f"file={pgn}"]
+    cmd = runner.match(args.fastchess, [*runner.engine("new", work / "ladya", {"EvalFile": net1}),
+                                        *runner.engine("old", work / "ladya", {"EvalFile": net2})],
+                       UHO, seed, rounds, args.threads, nodes=MATCH_NODES, options={"Hash": 16}, pgn=pgn)
     log(work, f"{name}: {rounds * 2} games at {MATCH_NODES} nodes a move")
     text = sh(cmd, cwd=work)
     (work / f"{name}.log").write_text(text)
-    games = FC_GAMES.findall(text)[-1]
-    elo = FC_ELO.findall(text)[-1]
-    n, w, l, d = map(int, games)
-    result = {"games": n, "w": w, "l": l, "d": d, "elo": elo[0], "err": elo[1],
+    s = runner.summary(text)
+    result = {"games": s["games"], "w": s["w"], "l": s["l"], "d": s["d"], "elo": s["elo"], "err": s["err"],
               "cmd": shown(cmd, work)}
-    log(work, f"{name}: {w}-{l}-{d}, {elo[0]} +- {elo[1]} Elo")
+    log(work, f"{name}: {s['w']}-{s['l']}-{s['d']}, {s['elo']} +- {s['err']} Elo")
     return result
 
 
@@ -350,28 +341,30 @@ def step_pick(st, work, args):
     log(work, f"pick: {pick} (lower validation loss: {by_loss})")
 
 
+def sprt_match(args, work, gen, cand, shipped, base, seed):
+    """The SPRT's match, the candidate first: fastchess without `-sprt`, since the decision
+    is taken over the game pairs of every run (`sprt_pairs.play_on`)."""
+    return runner.match(args.fastchess, [*runner.engine(f"gen{gen}", work / "ladya", {"EvalFile": cand}),
+                                         *runner.engine(f"gen{shipped}", work / "ladya", {"EvalFile": base})],
+                        UHO, seed, 2000, args.threads, tc=SPRT_TC, options={"Hash": 16},
+                        pgn=work / "sprt.pgn")
+
+
 def step_sprt(st, work, args, deadline):
     cand = st[f"train_{st['pick']['pick']}"]["net"]
-    pgn = work / "sprt.pgn"
-    cmd = [sys.executable, str(MATCH), "-e1", str(work / "ladya"), "-n1", f"gen{st['gen']}",
-           "-o1", f"EvalFile={cand}", "-o1", "Hash=16",
-           "-e2", str(work / "ladya"), "-n2", f"gen{st['shipped']}",
-           "-o2", f"EvalFile={work / 'base.nnue'}", "-o2", "Hash=16",
-           "--tc", SPRT_TC, "--openings", str(UHO), "--shuffle", "--seed", str(args.seed),
-           "--games", "4000", "--concurrency", str(args.threads), "--sprt", *SPRT_BOUNDS,
-           "--pgn", str(pgn)]
-    log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: match.py {' '.join(cmd[3:])}")
-    run_until(cmd, deadline, work / "sprt.log", stop=signal.SIGTERM)
-    text = (work / "sprt.log").read_text()
-    score = re.findall(r"W (\d+) - L (\d+) - D (\d+)", text)
-    penta = re.findall(r"Elo difference: ([-+\d.]+) \+/- ([\d.]+) \(95%, pentanomial", text)
-    verdict = re.findall(r"^(SPRT .*)$", text, re.M)
-    w, l, d = map(int, score[-1]) if score else (0, 0, 0)
-    st["sprt"] = {"w": w, "l": l, "d": d, "games": w + l + d,
-                  "elo": penta[-1][0] if penta else "?", "err": penta[-1][1] if penta else "?",
-                  "verdict": verdict[-1] if verdict else "no games", "h1": bool(verdict and "H1 accepted" in verdict[-1]),
-                  "cmd": "python3 ../shared/tools/match.py " + shown(cmd[2:], work)}
-    log(work, f"SPRT: {w}-{l}-{d}, {st['sprt']['elo']} +- {st['sprt']['err']}: {st['sprt']['verdict']}")
+    cmd = sprt_match(args, work, st["gen"], cand, st["shipped"], work / "base.nnue", args.seed)
+    log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: {shown(cmd, work)}")
+    bounds = tuple(float(b) for b in SPRT_BOUNDS)
+    verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{st['gen']}", [], bounds, deadline, ROOT)
+    s = runner.summary((work / "sprt.log").read_text()) or {"w": 0, "l": 0, "d": 0, "games": 0}
+    elo, err = pair_elo(pairs)
+    said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
+    st["sprt"] = {"w": s["w"], "l": s["l"], "d": s["d"], "games": s["games"],
+                  "elo": f"{elo:+.1f}", "err": f"{err:.1f}",
+                  "verdict": f"SPRT [{SPRT_BOUNDS[0]}, {SPRT_BOUNDS[1]}]: {said} (LLR "
+                             f"{llr(pairs, *bounds):.2f}, bounds +-{SPRT_HI:.2f}, {len(pairs)} pairs)",
+                  "h1": verdict == "H1", "cmd": shown(cmd, work)}
+    log(work, f"SPRT: {s['w']}-{s['l']}-{s['d']}, {elo:+.1f} +- {err:.1f}: {st['sprt']['verdict']}")
 
 
 def step_ship(st, work):
@@ -445,14 +438,9 @@ def resume_sprt(args):
     shutil.copy(ROOT / "target" / "release" / "ladya", work / "ladya")
     shutil.copy(NETS / "default.nnue", work / "base.nnue")
     shipped = rec["opponent"]
-    cmd = [sys.executable, str(MATCH), "-e1", str(work / "ladya"), "-n1", f"gen{gen}",
-           "-o1", f"EvalFile={ROOT / rec['candidate']}", "-o1", "Hash=16",
-           "-e2", str(work / "ladya"), "-n2", f"gen{shipped}",
-           "-o2", f"EvalFile={work / 'base.nnue'}", "-o2", "Hash=16",
-           "--tc", rec["tc"], "--openings", str(UHO), "--shuffle", "--seed", str(args.seed),
-           "--games", "4000", "--concurrency", str(args.threads), "--pgn", str(work / "sprt.pgn")]
+    cmd = sprt_match(args, work, gen, ROOT / rec["candidate"], shipped, work / "base.nnue", args.seed)
     log(work, f"SPRT of generation {gen} continued from {len(prior)} pairs until "
-              f"{time.strftime('%H:%M', time.localtime(end))}: match.py {' '.join(cmd[3:])}")
+              f"{time.strftime('%H:%M', time.localtime(end))}: {shown(cmd, work)}")
     keep = recorder(rec, path, {"seed": args.seed, "commit": commit})
     verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{gen}", prior, (elo0, elo1), end, ROOT,
                              on_pairs=keep)
@@ -462,8 +450,8 @@ def resume_sprt(args):
     this_elo, this_err = pair_elo(pairs)
     said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
     line = (f"**SPRT continued** (`python3 tools/generation.py --resume-sprt {gen} --hours {args.hours:g} "
-            f"--seed {args.seed}` at commit `{commit}`, the same match with `--seed {args.seed}` and no "
-            f"`--sprt`, stopped on the pairs of every run): {len(pairs)} more pairs, "
+            f"--seed {args.seed}` at commit `{commit}`: fastchess at {rec['tc']} "
+            f"with `-srand {args.seed}`, stopped on the pairs of every run): {len(pairs)} more pairs, "
             f"{this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs of {len(rec['runs'])} runs "
             f"(`nets/candidates/gen{gen}-sprt.json`): {elo:+.1f} +- {err:.1f} Elo, LLR {ratio:.2f} "
             f"(bounds +-{SPRT_HI:.2f}): **{said}**.")
@@ -608,8 +596,7 @@ def main():
                     help="seed of the self-play, training and matches (use one no file in shared/data/selfplay has)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--work", default="/var/tmp/ladya-data")
-    ap.add_argument("--fastchess", default="/var/tmp/fastchess-bin/fastchess",
-                    help="fastchess binary (built by ../shared/tools/fastchess/build.sh when missing)")
+    ap.add_argument("--fastchess", help="fastchess binary (default: as tools/runner.py finds it)")
     ap.add_argument("--train-reserve", type=float, default=TRAIN_RESERVE_MIN,
                     help="minutes kept from self-play for training and the quick matches")
     ap.add_argument("--sprt-reserve", type=float, default=SPRT_RESERVE_MIN,
@@ -643,10 +630,7 @@ def main():
         return
     if args.hours is None or args.seed is None:
         ap.error("--hours and --seed are needed")
-    try:
-        import chess  # noqa: F401  (match.py plays the SPRT through python-chess)
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "chess"], check=False)
+    args.fastchess = runner.find(args.fastchess)
     if args.smoke:
         global SCRATCH_EPOCHS, WARM_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
         SCRATCH_EPOCHS = WARM_EPOCHS = 1
@@ -670,10 +654,6 @@ def main():
         st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start,
               "replay": [str(Path(f).resolve()) for f in args.replay]}
     log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
-    if not Path(args.fastchess).exists():
-        log(work, "building fastchess")
-        subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True,
-                       capture_output=True)
     if "build" not in st:
         step_build(st, work, args)
         save(st, work)

@@ -1,35 +1,30 @@
 """An SPRT whose game pairs outlive the session that played them.
 
-match.py decides an SPRT within one run; a session's budget often ends first. These helpers
-read the finished game pairs of a match.py log, keep them as a string of quarter points
-(one digit, 0 to 4, a pair), and decide with match.py's own GSPRT over the pairs of every
-run together, so that a later session plays on where an earlier one stopped. Used by
+fastchess decides an SPRT within one run; a session's budget often ends first. These helpers
+read the finished game pairs of a fastchess log, keep them as a string of quarter points
+(one digit, 0 to 4, a pair), and decide with a GSPRT over the pairs of every run together
+(the normal approximation on pair scores, as OpenBench's pentanomial test), so that a later session plays on where an earlier one stopped. Used by
 `generation.py --resume-sprt` (networks) and `spsa.py --verify` (tuned search constants).
 """
 
 import json
 import math
 import os
-import re
 import signal
 import subprocess
 import time
 
-GAME_LINE = re.compile(r"\] game (\d+): (\S+) - (\S+) (1-0|0-1|1/2-1/2) ")
-POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-SPRT_HI = math.log(0.95 / 0.05)  # alpha = beta = 0.05, as match.py
+from runner import games
+
+SPRT_HI = math.log(0.95 / 0.05)  # alpha = beta = 0.05, as fastchess and OpenBench
 
 
 def pair_scores(log_text, name):
-    """The finished game pairs of a match.py log: the mean score of engine `name` in each
-    (match.py plays each opening twice, games 2k-1 and 2k, colours swapped)."""
-    games = {}
-    for m in GAME_LINE.finditer(log_text):
-        points = POINTS[m[4]]
-        games[int(m[1]) - 1] = points if m[2] == name else 1.0 - points
+    """The finished game pairs of a fastchess log: the mean score of engine `name` in each
+    (`-games 2 -repeat` plays each opening twice, games 2k-1 and 2k, colours swapped)."""
     pairs = {}
-    for g, points in games.items():
-        pairs.setdefault(g // 2, []).append(points)
+    for g, points in games(log_text, name).items():
+        pairs.setdefault((g - 1) // 2, []).append(points)
     return [sum(v) / 2 for _, v in sorted(pairs.items()) if len(v) == 2]
 
 
@@ -43,8 +38,8 @@ def decode(digits):
 
 
 def llr(pairs, elo0, elo1):
-    """match.py's GSPRT log-likelihood ratio over game pairs (normal approximation,
-    logistic Elo), so that pairs from several runs add up to one test."""
+    """The GSPRT log-likelihood ratio over game pairs (normal approximation, logistic
+    Elo), so that pairs from several runs add up to one test."""
     n = len(pairs)
     if n < 10:
         return 0.0
@@ -55,7 +50,7 @@ def llr(pairs, elo0, elo1):
 
 
 def pair_elo(pairs):
-    """Elo and its 95% half-interval from pair scores (match.py's pentanomial figure)."""
+    """Elo and its 95% half-interval from pair scores (the pentanomial figure)."""
     def elo(x):
         return -400 * math.log10(1 / x - 1) if 0 < x < 1 else math.copysign(math.inf, x - 0.5)
     n = len(pairs)
@@ -81,7 +76,7 @@ def recorder(rec, path, run):
 
 
 def play_on(cmd, log_path, name, prior, bounds, end, cwd, on_pairs=None):
-    """Runs match.py `cmd` (without `--sprt`: the decision is taken here) with its output
+    """Runs fastchess `cmd` (without `-sprt`: the decision is taken here) with its output
     appended to `log_path`, until the pairs of `prior` and of this run decide the SPRT
     `bounds` for engine `name`, until time `end`, or until this process is sent SIGTERM or
     SIGINT (the match is then stopped and its finished pairs kept). `on_pairs(pairs)` is

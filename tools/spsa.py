@@ -47,7 +47,7 @@ Verification: `--apply`, commit the values on a side branch, and keep that commi
 reachable from main without its changes (`git merge -s ours REV`: only main lasts from one
 session to the next, and a branch that did not land is gone), then `--verify REV` builds
 that commit and its parent (the untuned search) in git worktrees under /var/tmp and plays
-them at 8+0.08 on the UHO openings (match.py, SPRT [0, 5] on game pairs). Each game pair
+them at 8+0.08 on the UHO openings (fastchess, SPRT [0, 5] on game pairs). Each game pair
 goes to `tools/spsa/verify.json` as it finishes (SIGTERM or Ctrl-C stops the match and
 keeps them), so an SPRT that a session's budget cuts short goes on in the next with a new
 seed, and the pairs of every run decide together (`sprt_pairs.py`).
@@ -67,6 +67,7 @@ import sys
 import time
 from pathlib import Path
 
+import runner
 from sprt_pairs import SPRT_HI, decode, llr, pair_elo, play_on, recorder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,6 @@ STATE = ROOT / "tools" / "spsa" / "state.json"
 LOG = ROOT / "tools" / "spsa" / "log.csv"
 PARAMS = ROOT / "src" / "search" / "params" / "mod.rs"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
-MATCH = SHARED / "tools" / "match.py"
 VERIFY = ROOT / "tools" / "spsa" / "verify.json"
 VERIFY_WORK = Path("/var/tmp/ladya-spsa-verify")
 VERIFY_TC = "8+0.08"
@@ -124,14 +124,6 @@ def new_state(specs, args):
             "params": new_params(specs, args.planned, args.r_end)}
 
 
-def limits(state):
-    """fastchess's `-each` limits for the state's games (a fixed-node game keeps a loose
-    clock only as a backstop)."""
-    if state.get("nodes"):
-        return ["tc=100+1", f"nodes={state['nodes']}"]
-    return [f"tc={state['tc']}"]
-
-
 def describe(state):
     """The state's games in words."""
     return f"{state['nodes']:,} nodes a move" if state.get("nodes") else state["tc"]
@@ -146,19 +138,15 @@ def save(state):
 def play(args, state, plus, minus, seed):
     """(wins, losses, draws) of the plus engine."""
     def engine(name, values):
-        return ["-engine", f"cmd={args.engine}", f"name={name}",
-                *[f"option.{k}={round(v)}" for k, v in values.items()]]
-    cmd = [args.fastchess, *engine("plus", plus), *engine("minus", minus),
-           "-each", *limits(state), "option.Hash=16", "option.Threads=1",
-           "-openings", f"file={UHO}", "format=epd", "order=random", "-srand", str(seed),
-           "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency),
-           *ADJUDICATION]
+        return runner.engine(name, args.engine, {k: round(v) for k, v in values.items()})
+    cmd = runner.match(args.fastchess, [*engine("plus", plus), *engine("minus", minus)], UHO, seed,
+                       args.pairs, args.concurrency, tc=state.get("tc"), nodes=state.get("nodes"),
+                       options={"Hash": 16, "Threads": 1}, extra=ADJUDICATION)
     out = subprocess.run(cmd, capture_output=True, text=True, cwd="/tmp").stdout
-    games = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", out)
-    if not games:
+    score = runner.summary(out)
+    if not score:
         raise RuntimeError("fastchess gave no result:\n" + out[-2000:])
-    n, w, l, d = map(int, games[-1])
-    return w, l, d
+    return score["w"], score["l"], score["d"]
 
 
 def iterate(args, state):
@@ -195,7 +183,7 @@ def log_row(state, w, l, d):
 
 def show(state):
     print(f"{state['iteration']} of {state['planned']} iterations, {state['games']} games at {describe(state)}")
-    print(f"| parameter | start | now | range |\n|---|---|---|---|")
+    print("| parameter | start | now | range |\n|---|---|---|---|")
     for name, p in state["params"].items():
         print(f"| `{name}` | {p['start']} | {p['value']:.1f} ({round(p['value'])}) | {p['min']}..{p['max']} |")
 
@@ -260,10 +248,9 @@ def verify(args):
     log_path = VERIFY_WORK / f"verify-{args.seed}.log"
     for stale in (log_path, log_path.with_suffix(".pgn")):  # of a run the record never kept
         stale.unlink(missing_ok=True)
-    cmd = [sys.executable, str(MATCH), "-e1", str(tuned_bin), "-n1", "tuned", "-o1", "Hash=16",
-           "-e2", str(base_bin), "-n2", "base", "-o2", "Hash=16", "--tc", rec["tc"],
-           "--openings", str(UHO), "--shuffle", "--seed", str(args.seed), "--games", "4000",
-           "--concurrency", str(args.concurrency), "--pgn", str(log_path.with_suffix(".pgn"))]
+    cmd = runner.match(args.fastchess, [*runner.engine("tuned", tuned_bin), *runner.engine("base", base_bin)],
+                       UHO, args.seed, 2000, args.concurrency, tc=rec["tc"], options={"Hash": 16},
+                       pgn=log_path.with_suffix(".pgn"))
     end = time.time() + (args.minutes or 60) * 60
     print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
           f"{len(prior)} pairs so far; log {log_path}", flush=True)
@@ -282,7 +269,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/ladya",
                     help="a `--features tune` build of ladya")
-    ap.add_argument("--fastchess", default="/var/tmp/fastchess-bin/fastchess")
+    ap.add_argument("--fastchess", help="fastchess binary (default: as tools/runner.py finds it)")
     ap.add_argument("--minutes", type=float, help="stop after the batch that ends past this")
     ap.add_argument("--iterations", type=int, help="stop after this many iterations of this run")
     ap.add_argument("--pairs", type=int, default=PAIRS_PER_ITERATION, help="game pairs per iteration")
@@ -306,6 +293,7 @@ def main():
     ap.add_argument("--record", default=str(VERIFY),
                     help="the SPRT's record of game pairs (a new file starts a new SPRT)")
     args = ap.parse_args()
+    args.fastchess = runner.find(args.fastchess)
     if args.verify:
         verify(args)
         return
@@ -334,8 +322,6 @@ def main():
     for name, spec in specs.items():  # a tunable added since the state was made
         if name not in state["params"]:
             state["params"].update(new_params({name: spec}, state["planned"], state.get("r_end", spec[4])))
-    if not Path(args.fastchess).exists():
-        subprocess.run([str(SHARED / "tools" / "fastchess" / "build.sh"), args.fastchess], check=True)
 
     def stop(*_):
         global STOP
