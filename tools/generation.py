@@ -25,15 +25,17 @@ A generation:
     8+0.08 on the UHO openings (fastchess, SPRT [0, 10] on game pairs) until it decides or the
     budget ends;
  7. ships the pick only on H1 (copies it to `nets/default.nnue` and `nets/default.float`,
-    keeping the old one as `nets/gen<K>.nnue`), and writes the generation's entry at the top
-    of `nets/README.md` either way: data, seeds, commands, losses, results, wall time;
+    keeping the old one as `nets/gen<K>.nnue`), and writes the generation down either way:
+    its full record (data, seeds, commands, losses, results, wall time) as
+    `nets/history/gen<N>.md`, its row in the table at the head of `nets/README.md` and a short
+    entry under it (`netlog.py`);
  8. keeps an SPRT the budget cut short in the repository (`nets/candidates/gen<N>-sprt.json`
     and the candidate's weights), so that any later session plays on where it stopped:
 
     python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S
 
     (the pairs of every run decide together, with `sprt_pairs.py`'s GSPRT; on H1 the candidate
-    ships and its `nets/README.md` entry says so).
+    ships, and its row and entry say so).
 
 Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
 run the same command again after an interruption and finished steps are skipped
@@ -54,6 +56,7 @@ import sys
 import time
 from pathlib import Path
 
+import netlog
 import runner
 from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, pair_scores, play_on, recorder
 
@@ -363,6 +366,7 @@ def step_sprt(st, work, args, deadline):
                   "elo": f"{elo:+.1f}", "err": f"{err:.1f}",
                   "verdict": f"SPRT [{SPRT_BOUNDS[0]}, {SPRT_BOUNDS[1]}]: {said} (LLR "
                              f"{llr(pairs, *bounds):.2f}, bounds +-{SPRT_HI:.2f}, {len(pairs)} pairs)",
+                  "llr": round(llr(pairs, *bounds), 2), "pairs": len(pairs),
                   "h1": verdict == "H1", "cmd": shown(cmd, work)}
     log(work, f"SPRT: {s['w']}-{s['l']}-{s['d']}, {elo:+.1f} +- {err:.1f}: {st['sprt']['verdict']}")
 
@@ -455,12 +459,8 @@ def resume_sprt(args):
             f"{this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs of {len(rec['runs'])} runs "
             f"(`nets/candidates/gen{gen}-sprt.json`): {elo:+.1f} +- {err:.1f} Elo, LLR {ratio:.2f} "
             f"(bounds +-{SPRT_HI:.2f}): **{said}**.")
-    readme = NETS / "README.md"
-    text = readme.read_text()
-    start = text.find(f"## Generation {gen} ")
-    stop = text.find("\n## Generation", start + 1)
-    stop = len(text) if stop < 0 else stop
-    section = text[start:stop].rstrip("\n") + "\n\n" + line + "\n"
+    netlog.append_record(gen, line)
+    text = netlog.update_row(netlog.read(), gen, result=clock_result(elo, err, ratio, len(every), verdict))
     if verdict == "H1":
         old = NETS / f"gen{shipped}.nnue"
         if not old.exists():
@@ -469,14 +469,18 @@ def resume_sprt(args):
                 shutil.copy(NETS / "default.float", old.with_suffix(".float"))
         shutil.copy(ROOT / rec["candidate"], NETS / "default.nnue")
         shutil.copy((ROOT / rec["candidate"]).with_suffix(".float"), NETS / "default.float")
-        section = section.replace("(tried, not shipped)", f"(`default.nnue`, hash `{rec['hash']}`)", 1)
-        section = section.replace(f"Generation {shipped} stays the default.",
-                                  f"Shipped once its SPRT was continued (below): `{rec['candidate']}` as "
-                                  f"`nets/default.nnue`, its float weights as `nets/default.float`; "
-                                  f"generation {shipped} kept as `nets/gen{shipped}.nnue`.", 1)
-        log(work, "shipped: nets/default.nnue and nets/default.float; rebuild, run `ladya bench`, "
-                  "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
-    readme.write_text(text[:start] + section + text[stop:])
+        text = netlog.ship(text, gen, rec["hash"], shipped,
+                           f"Shipped once its SPRT was continued: its candidate as "
+                           f"`nets/default.nnue`, its float weights as `nets/default.float`; "
+                           f"generation {shipped} kept as `nets/gen{shipped}.nnue`.")
+        # The candidate is the default now, and a decided SPRT is not resumed: candidates/
+        # keeps only what can be (its figures stay in the record).
+        for kept in (ROOT / rec["candidate"], (ROOT / rec["candidate"]).with_suffix(".float"), path):
+            kept.unlink(missing_ok=True)
+        log(work, "shipped: nets/default.nnue and nets/default.float (the candidate's files and its "
+                  "SPRT record leave nets/candidates); rebuild, run `ladya bench`, update "
+                  "tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
+    netlog.write(text)
     log(work, line)
 
 
@@ -572,21 +576,47 @@ def entry(st, args):
     return "\n".join(lines) + "\n"
 
 
+def clock_result(elo, err, ratio, pairs, verdict):
+    """The table's "result at the clock" cell."""
+    figures = f"{elo:+.1f} ± {err:.1f}, LLR {ratio:.2f} ({pairs} pairs)"
+    return f"{verdict}, {figures}" if verdict else f"{figures}: undecided"
+
+
+def table_row(st):
+    """Generation st's row of the table at the head of nets/README.md."""
+    g, s = st["gen"], st["shipped"]
+    pick = st["pick"]["pick"]
+    init = Path(st["build"]["init"]).name
+    started = (f"gen{init.split('-')[0][3:]} candidate, warm" if init.startswith("gen") and "-" in init
+               else f"gen{s} (shipped), warm") if pick == "warm" else "scratch"
+    if st["pick"].get("match"):
+        started += f" (over {'scratch' if pick == 'warm' else 'warm'})"
+    total = sum(f["positions"] for f in st["data"])
+    new = sum(f["positions"] for f in st["data"] if f.get("new"))
+    sp = st["sprt"]
+    verdict = "H1" if sp["h1"] else "H0" if "H0" in sp["verdict"] else None
+    result = (clock_result(float(sp["elo"]), float(sp["err"]), sp["llr"], sp["pairs"], verdict)
+              if "llr" in sp else sp["verdict"])
+    return netlog.row_cells(g, started, f"{total / 1e6:.1f}M ({new / 1e6:.1f}M new, gen{s}'s)", f"gen{s}",
+                            result, netlog.SHIPPED_NOW if sp["h1"] else "no",
+                            st[f"train_{pick}"]["hash"])
+
+
 def step_report(st, work, args):
-    readme = NETS / "README.md"
-    text = readme.read_text()
-    at = text.find("\n## Generation")
-    new = entry(st, args)
-    marker = f"## Generation {st['gen']} "
-    if marker in text:  # a rerun replaces its own entry
-        start = text.find(marker)
-        end = text.find("\n## Generation", start + 1)
-        text = text[:start] + new.rstrip("\n") + "\n" + (text[end:] if end >= 0 else "")
-    else:
-        text = text[: at + 1] + new + text[at + 1:]
-    readme.write_text(text)
-    (work / "entry.md").write_text(new)
-    log(work, f"wrote the generation {st['gen']} entry in nets/README.md")
+    """The generation's full record in nets/history/, its row and a short entry in
+    nets/README.md (the hand-written paragraph of what it means goes there too)."""
+    full = entry(st, args)
+    netlog.write_record(st["gen"], full)
+    heading, status = full.split("\n")[0], full.split("\n")[2]
+    ga, sp = st.get("gauntlet"), st["sprt"]
+    summary = (f"At {MATCH_NODES} nodes a move: {ga['elo']} +- {ga['err']} Elo; " if ga else "") + \
+              f"at {SPRT_TC}: {sp['elo']} +- {sp['err']} Elo, {sp['verdict']}."
+    short = "\n\n".join([heading, status, summary,
+                          f"Full record: [history/gen{st['gen']}.md](history/gen{st['gen']}.md)."])
+    text = netlog.put_entry(netlog.read(), st["gen"], short)
+    netlog.write(netlog.put_row(text, st["gen"], table_row(st)))
+    (work / "entry.md").write_text(full)
+    log(work, f"wrote generation {st['gen']}'s record in nets/history/ and its row and entry in nets/README.md")
 
 
 def main():
