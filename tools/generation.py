@@ -474,12 +474,13 @@ def resume_sprt(args):
                            f"`nets/default.nnue`, its float weights as `nets/default.float`; "
                            f"generation {shipped} kept as `nets/gen{shipped}.nnue`.")
         # The candidate is the default now, and a decided SPRT is not resumed: candidates/
-        # keeps only what can be (its figures stay in the record).
-        for kept in (ROOT / rec["candidate"], (ROOT / rec["candidate"]).with_suffix(".float"), path):
+        # keeps only what can be; the game pairs go beside the generation's record.
+        for kept in (ROOT / rec["candidate"], (ROOT / rec["candidate"]).with_suffix(".float")):
             kept.unlink(missing_ok=True)
-        log(work, "shipped: nets/default.nnue and nets/default.float (the candidate's files and its "
-                  "SPRT record leave nets/candidates); rebuild, run `ladya bench`, update "
-                  "tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
+        path.replace(netlog.HISTORY / path.name)
+        log(work, "shipped: nets/default.nnue and nets/default.float (the candidate's files leave "
+                  "nets/candidates, its SPRT's pairs go to nets/history); rebuild, run `ladya bench`, "
+                  "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
     netlog.write(text)
     log(work, line)
 
