@@ -15,7 +15,7 @@ ifneq ($(strip $(EVALFILE)),)
     export LADYA_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: all native ablate sprt sprt-resume tune-branch miri clean
+.PHONY: all native ablate sprt sprt-resume tune-branch miri tsan clean
 
 all:
 	$(CARGO) build --release
@@ -94,6 +94,18 @@ sprt-resume:
 miri:
 	rustup toolchain install nightly --profile minimal --component miri,rust-src
 	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test --lib -- data::packed data::filter search::tt
+
+# ThreadSanitizer (nightly, the standard library rebuilt instrumented) over every thread of
+# the engine in one process (tests/threads.rs: the UCI reader, the engine and search threads,
+# Lazy SMP helpers, `stop`, `ucinewgame` and `Clear Hash` during and between searches,
+# Threads and Hash changes) and the unit tests of the table and the thread pool. A data race
+# fails the run (halt_on_error).
+TSAN_TARGET ?= x86_64-unknown-linux-gnu
+tsan:
+	rustup toolchain install nightly --profile minimal --component rust-src
+	RUSTFLAGS="-Zsanitizer=thread" TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	    CARGO_TARGET_DIR=target/tsan $(CARGO) +nightly test -Zbuild-std --release \
+	    --target $(TSAN_TARGET) --test threads --lib -- --test-threads=1 search:: every_thread
 
 clean:
 	$(CARGO) clean

@@ -1,12 +1,18 @@
-//! The search: the `Searcher` that owns the tables, and the state of one running search.
+//! The search, in the vocabulary of Stockfish and Viridithas: the [`Searcher`] (Stockfish's
+//! thread pool) owns what lives between searches: the `SharedState` every thread
+//! reads (transposition table, reductions, network, tablebase settings, the stop flag and
+//! counters of the running search), a `ThreadData` per thread (histories,
+//! accumulators), and the helpers' parked [`pool::SearchThread`]s. For a search, each
+//! thread makes a `Worker` from its `ThreadData` and the shared state and runs iterative
+//! deepening with it; the main thread's worker reports and decides.
 //!
 //! Files: `interface.rs` is the contract the UCI layer, bench and datagen are written
 //! against (limits, control flags, events, results; keep it stable); `root.rs` runs
 //! iterative deepening, aspiration windows and the root move list (MultiPV, searchmoves,
-//! currmove); `thread.rs` what the threads of a search share and what each owns; this
-//! one holds the `Searcher` and the state of a search and its helpers (clock, draws, PV);
-//! `negamax.rs` is the search below the root, `qsearch.rs` the quiescence search, `tt.rs`
-//! the transposition table, `picker.rs` the staged move ordering, `history.rs` what
+//! currmove), and starts the helpers; `thread.rs` holds `SharedState` and `ThreadData`;
+//! `pool.rs` the parked threads; this one the `Searcher` and the `Worker` (clock, draws,
+//! PV); `negamax.rs` is the search below the root, `qsearch.rs` the quiescence search,
+//! `tt.rs` the transposition table, `picker.rs` the staged move ordering, `history.rs` what
 //! ordering learns, `see.rs` static exchange evaluation, `legal.rs` the legality test for
 //! table moves, `params/` every tunable.
 
@@ -40,11 +46,11 @@ use crate::nnue::{AccumulatorStack, Network};
 use crossbeam_channel::Receiver;
 use history::{History, PieceTo};
 use params::*;
-use pool::{Priority, Worker};
+use pool::{Priority, SearchThread};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use thread::{LmrTable, Shared, ThreadData};
+use thread::{SharedState, ThreadData};
 use tt::TranspositionTable;
 
 /// Highest score; mate scores are `MATE - ply`.
@@ -72,14 +78,19 @@ struct StackEntry {
     moved: Option<PieceTo>,
 }
 
-/// The state of one running search: references to the searcher's tables, counters,
-/// limits and the principal-variation table.
-pub(crate) struct Search<'a> {
-    tt: &'a TranspositionTable,
+/// One thread's search (Stockfish's `Search::Worker`): its [`ThreadData`] borrowed for the
+/// search, the [`SharedState`] every thread reads, the limits, and what this search alone
+/// keeps (counters, clock, the line's stack, the principal variation).
+pub(crate) struct Worker<'a> {
+    /// What every thread of the search shares: table, reductions, network, tablebases.
+    shared: &'a SharedState,
     history: &'a mut History,
-    lmr: &'a LmrTable,
+    /// The network's accumulators along the current line.
+    acc: &'a mut AccumulatorStack,
     control: &'a SearchControl,
     limits: &'a Limits,
+    /// `Some(n)` for the n-th helper thread of a parallel search, `None` for the main one.
+    helper: Option<usize>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -94,41 +105,28 @@ pub(crate) struct Search<'a> {
     /// Depth of the current iteration.
     root_depth: i32,
     stack: Vec<StackEntry>,
-    /// The evaluation network, or `None` for the hand-crafted evaluation.
-    net: Option<&'a Network>,
-    /// The network's accumulators along the current line.
-    acc: &'a mut AccumulatorStack,
-    /// `Some(n)` for the n-th helper thread of a parallel search, `None` for the main one.
-    helper: Option<usize>,
-    /// The threads of one parallel search share these: the main thread sets the flag when
-    /// it is done (the helpers stop), the helpers add up their nodes (the main reports).
-    shared: &'a Shared,
-    /// How the tablebases are used.
-    tb: TablebaseSettings,
     /// Tablebase probes that answered (the main thread's; helpers count in `shared`).
     tb_hits: u64,
-    /// The tables' score of the root, reported in place of the search's.
-    root_tb_score: Option<i32>,
     pv: Vec<[Move; MAX_PLY + 8]>,
     pv_len: [usize; MAX_PLY + 8],
 }
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Makes `mv`, keeping the network's accumulators in step.
     #[inline(always)]
     fn make(&mut self, pos: &mut Position, mv: Move) {
-        if self.net.is_some() {
+        if self.shared.net.is_some() {
             self.acc.push_move(pos, mv);
         }
         pos.make_move(mv);
-        self.tt.prefetch(pos.key());
+        self.shared.tt.prefetch(pos.key());
     }
 
-    /// Takes back the move made with [`Search::make`].
+    /// Takes back the move made with [`Worker::make`].
     #[inline(always)]
     fn unmake(&mut self, pos: &mut Position) {
         pos.unmake_move();
-        if self.net.is_some() {
+        if self.shared.net.is_some() {
             self.acc.pop();
         }
     }
@@ -145,18 +143,18 @@ impl Search<'_> {
     /// Makes a null move, keeping the accumulators in step.
     #[inline(always)]
     fn make_null(&mut self, pos: &mut Position) {
-        if self.net.is_some() {
+        if self.shared.net.is_some() {
             self.acc.push_null();
         }
         pos.make_null_move();
-        self.tt.prefetch(pos.key());
+        self.shared.tt.prefetch(pos.key());
     }
 
-    /// Takes back the null move made with [`Search::make_null`].
+    /// Takes back the null move made with [`Worker::make_null`].
     #[inline(always)]
     fn unmake_null(&mut self, pos: &mut Position) {
         pos.unmake_null_move();
-        if self.net.is_some() {
+        if self.shared.net.is_some() {
             self.acc.pop();
         }
     }
@@ -165,7 +163,7 @@ impl Search<'_> {
     /// set, else the hand-crafted one (and in bare-king endings, for its mop-up).
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        match self.net {
+        match self.shared.net.as_deref() {
             Some(net) if !crate::nnue::bare_king_ending(pos) => {
                 debug_assert!(self.acc.matches_refresh(net, pos), "{}", pos.to_fen());
                 self.acc.evaluate(net, pos)
@@ -272,7 +270,7 @@ impl Search<'_> {
 }
 
 /// Whether correction history reads and learns in `pos`: switched on, and not where a
-/// bare king leaves the evaluation to the mop-up (see [`Search::corrected`]).
+/// bare king leaves the evaluation to the mop-up (see [`Worker::corrected`]).
 #[inline]
 fn corrects(pos: &Position) -> bool {
     USE_CORRECTION_HISTORY && !crate::nnue::bare_king_ending(pos)
@@ -336,25 +334,20 @@ impl HelperStop {
     }
 }
 
-/// Owns everything that lives between searches: what the threads share (transposition
-/// table, network, tablebase settings) and what each thread owns ([`ThreadData`]: the
-/// histories and accumulators of the main thread and of each helper), and the helpers'
-/// threads. Lazy SMP: helpers search the same tree through the shared table; the main
-/// thread decides and reports.
+/// Owns everything that lives between searches: the state the threads share
+/// ([`SharedState`]: transposition table, network, tablebase settings), what each thread
+/// owns ([`ThreadData`]: the histories and accumulators of the main thread and of each
+/// helper), and the helpers' threads. Lazy SMP: helpers search the same tree through the
+/// shared table; the main thread decides and reports. (Stockfish's `ThreadPool`.)
 pub struct Searcher {
-    tt: Arc<TranspositionTable>,
-    lmr: Arc<LmrTable>,
-    net: Option<Arc<Network>>,
-    /// How the tablebases are used.
-    tb: TablebaseSettings,
-    /// The helpers' stop flag, shared by every search of this searcher.
-    helpers_stop: Arc<AtomicBool>,
+    /// What every thread reads; changed only while no helper holds it.
+    shared: Arc<SharedState>,
     /// The main thread's own state.
     main: ThreadData,
     /// The helpers' own states between searches.
     helpers: Vec<ThreadData>,
     /// The helpers' threads, parked between searches (`threads - 1` of them).
-    workers: Vec<Worker>,
+    helper_threads: Vec<SearchThread>,
     /// Helpers of the last search, told to stop and perhaps still finishing: the main
     /// thread answers without waiting for them, and they are taken back when the
     /// searcher is next used.
@@ -367,17 +360,25 @@ impl Searcher {
     /// A searcher with a transposition table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
-            lmr: Arc::from(thread::lmr_table()),
-            net: crate::nnue::default_evaluation(),
-            tb: TablebaseSettings::default(),
-            helpers_stop: Arc::default(),
+            shared: Arc::new(SharedState::new(hash_mb)),
             main: ThreadData::default(),
             helpers: Vec::new(),
-            workers: Vec::new(),
+            helper_threads: Vec::new(),
             finishing: Vec::new(),
             threads: 1,
         }
+    }
+
+    /// The shared state, to change between searches: the helpers are taken back first, so
+    /// none of them reads it meanwhile.
+    fn shared_mut(&mut self) -> &mut SharedState {
+        self.park_helpers();
+        // A helper lets go of its handle before it gives its `ThreadData` back (also when
+        // it panics: `HelperHandles` drops the handle first), so this loop does not turn.
+        while Arc::get_mut(&mut self.shared).is_none() {
+            std::thread::yield_now();
+        }
+        Arc::get_mut(&mut self.shared).expect("no other owner")
     }
 
     /// Takes back the helpers of the last search (they were told to stop, so this waits
@@ -397,17 +398,17 @@ impl Searcher {
         // replaced.
         let priority = Priority::for_threads(self.threads);
         if self
-            .workers
+            .helper_threads
             .first()
-            .is_some_and(|w| w.priority() != priority)
+            .is_some_and(|t| t.priority() != priority)
         {
-            self.workers.clear();
+            self.helper_threads.clear();
         }
-        self.workers.truncate(self.threads - 1);
-        while self.workers.len() < self.threads - 1 {
-            let name = format!("search-{}", self.workers.len() + 1);
-            match Worker::spawn(name, priority) {
-                Ok(worker) => self.workers.push(worker),
+        self.helper_threads.truncate(self.threads - 1);
+        while self.helper_threads.len() < self.threads - 1 {
+            let name = format!("search-{}", self.helper_threads.len() + 1);
+            match SearchThread::spawn(name, priority) {
+                Ok(thread) => self.helper_threads.push(thread),
                 // Fewer helpers then: each search runs those that have a thread.
                 Err(_) => break,
             }
@@ -423,7 +424,7 @@ impl Searcher {
 
     /// A handle that stops this searcher's helpers while it searches.
     pub fn helper_stop(&self) -> HelperStop {
-        HelperStop(Arc::clone(&self.helpers_stop))
+        HelperStop(Arc::clone(&self.shared.helpers_stop))
     }
 
     /// The number of search threads.
@@ -433,33 +434,33 @@ impl Searcher {
 
     /// Sets the evaluation: a network, or `None` for the hand-crafted evaluation.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
-        self.net = net;
+        self.shared_mut().net = net;
     }
 
     /// Sets how the search uses the tablebases (which tables are loaded is
     /// `crate::tablebase::load`'s business).
     pub fn set_tablebase_settings(&mut self, tb: TablebaseSettings) {
-        self.tb = tb;
+        self.shared_mut().tb = tb;
     }
 
     /// The network the search evaluates with (`None`: the hand-crafted evaluation).
     pub fn network(&self) -> Option<&Arc<Network>> {
-        self.net.as_ref()
+        self.shared.net.as_ref()
     }
 
     /// Resizes the transposition table (clears it).
     pub fn resize_hash(&mut self, hash_mb: usize) {
         // The helpers of the last search hold the old table until they are back; it goes
         // before the new one is made, so the two never need memory at once.
-        self.park_helpers();
-        self.tt = Arc::new(TranspositionTable::new(1));
-        self.tt = Arc::new(TranspositionTable::new(hash_mb));
+        let shared = self.shared_mut();
+        shared.tt = TranspositionTable::new(1);
+        shared.tt = TranspositionTable::new(hash_mb);
     }
 
     /// Forgets everything learnt (new game, `Clear Hash`), in every thread.
     pub fn clear(&mut self) {
         self.park_helpers();
-        self.tt.clear();
+        self.shared.tt.clear();
         self.main.clear();
         for helper in &mut self.helpers {
             helper.clear();
@@ -468,11 +469,11 @@ impl Searcher {
 
     /// The transposition table's actual size in megabytes.
     pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
+        self.shared.tt.size_mb()
     }
 
     /// Transposition table use, per mille.
     pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.shared.tt.hashfull()
     }
 }

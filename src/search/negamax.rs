@@ -16,7 +16,7 @@ use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
 use super::tt::{TtBound, TtEntry};
-use super::{NodeBest, Raised, Search, DECISIVE, MATE};
+use super::{NodeBest, Raised, Worker, DECISIVE, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::MoveList;
@@ -25,7 +25,7 @@ use crate::types::PieceType;
 /// A score no search returns; used as "no score yet".
 pub(super) const NO_SCORE: i32 = -MATE - 1;
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Fail-soft PVS of `pos` (not the root) to `depth` plies within (`alpha`, `beta`).
     pub(super) fn negamax(
         &mut self,
@@ -106,7 +106,7 @@ impl Search<'_> {
         // A search without the excluded move must not take the stored result of the search
         // with it, so it sees no entry at all.
         let tt_entry = if excluded.is_none() {
-            self.tt.probe(pos.key(), ply)
+            self.shared.tt.probe(pos.key(), ply)
         } else {
             None
         };
@@ -420,7 +420,8 @@ impl Search<'_> {
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
         if excluded.is_none() {
-            self.tt
+            self.shared
+                .tt
                 .store(pos.key(), ply, best_move, best, stored_eval, depth, bound);
         }
         best
@@ -504,7 +505,8 @@ impl Search<'_> {
     /// number, less in PV nodes, while improving, in the picker's early stages and for
     /// moves with a good history.
     fn reduction(&self, late: Lateness, history: i32) -> i32 {
-        self.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)] - late.pv_node as i32
+        self.shared.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)]
+            - late.pv_node as i32
             + !late.improving as i32
             - late.early as i32
             - (history / LMR_HISTORY_DIVISOR.get())

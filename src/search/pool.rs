@@ -1,4 +1,4 @@
-//! Search threads that live between searches: a [`Worker`] is a thread parked on a
+//! Search threads that live between searches: a [`SearchThread`] is a thread parked on a
 //! channel, woken for each job (a search) and parked again after it, so a `go` costs a
 //! message rather than a thread start (and, where the hand-crafted evaluation runs, its
 //! thread-local pawn hash survives from move to move).
@@ -61,15 +61,15 @@ impl Priority {
 /// other, and waits for the next in between. Dropping it lets the thread end once its
 /// current job is done (nobody waits for that: a search is told to stop separately).
 #[derive(Debug)]
-pub struct Worker {
+pub struct SearchThread {
     name: String,
     priority: Priority,
     jobs: Sender<Job>,
 }
 
-impl Worker {
+impl SearchThread {
     /// Starts a parked thread called `name`.
-    pub fn spawn(name: String, priority: Priority) -> io::Result<Worker> {
+    pub fn spawn(name: String, priority: Priority) -> io::Result<SearchThread> {
         let (jobs, queue) = unbounded::<Job>();
         thread::Builder::new()
             .name(name.clone())
@@ -80,7 +80,7 @@ impl Worker {
                     job();
                 }
             })?;
-        Ok(Worker {
+        Ok(SearchThread {
             name,
             priority,
             jobs,
@@ -98,7 +98,7 @@ impl Worker {
         let Err(returned) = self.jobs.send(job) else {
             return Ok(());
         };
-        *self = Worker::spawn(self.name.clone(), self.priority)?;
+        *self = SearchThread::spawn(self.name.clone(), self.priority)?;
         self.jobs
             .send(returned.into_inner())
             .map_err(|_| io::Error::other("the new search thread ended at once"))
@@ -127,7 +127,7 @@ mod tests {
         let (tx, rx) = bounded(2);
         for priority in [Priority::Normal, Priority::Yielding] {
             let tx = tx.clone();
-            let mut worker = Worker::spawn("test-nice".into(), priority).unwrap();
+            let mut worker = SearchThread::spawn("test-nice".into(), priority).unwrap();
             worker
                 .run(Box::new(move || tx.send((priority, own_nice())).unwrap()))
                 .unwrap();
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn one_thread_runs_every_job_and_a_dead_one_is_replaced() {
-        let mut worker = Worker::spawn("test-worker".into(), Priority::Normal).unwrap();
+        let mut worker = SearchThread::spawn("test-worker".into(), Priority::Normal).unwrap();
         let (tx, rx) = bounded(4);
         for i in 0..3 {
             let tx = tx.clone();

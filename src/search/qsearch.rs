@@ -4,11 +4,11 @@
 use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING};
 use super::picker::MovePicker;
 use super::tt::TtBound;
-use super::{NodeBest, Raised, Search, MATE};
+use super::{NodeBest, Raised, Worker, MATE};
 use crate::board::Position;
 use crate::chess_move::Move;
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`).
     pub(super) fn qsearch(
         &mut self,
@@ -40,7 +40,7 @@ impl Search<'_> {
 
         // Step 3. Transposition table: any stored depth is enough here.
         let pv_node = beta - alpha > 1;
-        let tt_entry = self.tt.probe(pos.key(), ply);
+        let tt_entry = self.shared.tt.probe(pos.key(), ply);
         let mut tt_move = Move::NONE;
         if let Some(e) = tt_entry {
             tt_move = e.mv;
@@ -109,7 +109,8 @@ impl Search<'_> {
         // Step 6. Store. (In check with no evasion `best` is the mate score.)
         let bound = TtBound::of(best, original_alpha, beta);
         let stored_eval = raw_eval;
-        self.tt
+        self.shared
+            .tt
             .store(pos.key(), ply, best_move, best, stored_eval, 0, bound);
         best
     }

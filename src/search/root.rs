@@ -6,7 +6,6 @@ use super::params::*;
 use super::*;
 use crate::board::Position;
 use crate::chess_move::Move;
-use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 /// A root move with what the current and the last iteration found for it.
@@ -23,7 +22,7 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Searches the root moves from `pv_idx` on within (`alpha`, `beta`). Each root move
     /// that is the first one or beats alpha gets its score and PV; the others get
     /// `NO_SCORE`, so a stable sort keeps them in their previous order.
@@ -92,7 +91,8 @@ impl Search<'_> {
     fn info(&self, rm: &RootMove, depth: u32, multipv: usize, bound: Bound) -> SearchInfo {
         // In a root the tables hold, their verdict is the score, unless a mate is seen.
         // That verdict is exact whatever window the search had (as Stockfish prints it).
-        let (score, bound) = match self.root_tb_score {
+        let root_tb_score = self.shared.root_tb_score.filter(|_| self.helper.is_none());
+        let (score, bound) = match root_tb_score {
             Some(tb) if rm.shown_score.abs() < MATE_BOUND => (tb, Bound::Exact),
             _ => (rm.shown_score, bound),
         };
@@ -105,7 +105,7 @@ impl Search<'_> {
             nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
             tbhits: self.tb_hits + self.shared.tb_hits.load(Ordering::Relaxed),
             time: self.start.elapsed(),
-            hashfull: self.tt.hashfull(),
+            hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
         }
     }
@@ -123,32 +123,27 @@ impl Searcher {
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
-        // The last search's helpers are all back: nothing of theirs reads the stop flag
-        // any more. (A `stop` that came before this search began is on `control.stop`.)
-        self.park_helpers();
-        self.helpers_stop.store(false, Ordering::Relaxed);
-        #[cfg(feature = "tune")]
-        {
-            self.lmr = Arc::from(super::thread::lmr_table());
-        }
         // A root the tablebases hold: only the moves that keep its value, best first by
         // distance to zeroing, are searched (by every thread).
         let tb_root = self.tablebase_limits(pos, limits);
-        let shared = Arc::new(Shared {
-            tt: Arc::clone(&self.tt),
-            lmr: Arc::clone(&self.lmr),
-            net: self.net.clone(),
-            tb: self.tb,
-            root_tb_score: tb_root.as_ref().map(|(_, score)| *score),
-            helpers_stop: Arc::clone(&self.helpers_stop),
-            helper_nodes: AtomicU64::new(0),
-            tb_hits: AtomicU64::new(u64::from(tb_root.is_some())),
-        });
+        // The last search's helpers are all back (`shared_mut`): nothing of theirs reads
+        // the stop flag any more. (A `stop` that came before this search began is on
+        // `control.stop`.)
+        let state = self.shared_mut();
+        state.helpers_stop.store(false, Ordering::Relaxed);
+        #[cfg(feature = "tune")]
+        {
+            state.lmr = super::thread::lmr_table();
+        }
+        state.root_tb_score = tb_root.as_ref().map(|(_, score)| *score);
+        *state.helper_nodes.get_mut() = 0;
+        *state.tb_hits.get_mut() = u64::from(tb_root.is_some());
+        let shared = Arc::clone(&self.shared);
         let limits = tb_root.as_ref().map_or(limits, |(limits, _)| limits);
         if self.helpers.is_empty() {
             return self
                 .main
-                .search(pos, limits, control, on_event, None, &shared);
+                .iterative_deepening(pos, limits, control, on_event, None, &shared);
         }
         // Lazy SMP: the helpers run the same iterative deepening without limits of their
         // own (bar the depth) and without reporting, feeding the shared table, until the
@@ -160,25 +155,31 @@ impl Searcher {
             ..Limits::default()
         };
         let helpers = std::mem::take(&mut self.helpers);
-        for (i, (mut helper, worker)) in helpers.into_iter().zip(&mut self.workers).enumerate() {
-            let (pos, limits, shared) = (pos.clone(), helper_limits.clone(), Arc::clone(&shared));
+        let threads = self.helper_threads.iter_mut();
+        for (i, (mut helper, thread)) in helpers.into_iter().zip(threads).enumerate() {
+            let (pos, limits) = (pos.clone(), helper_limits.clone());
             let (give_back, returned) = crossbeam_channel::bounded(1);
+            let handles = HelperHandles {
+                shared: Arc::clone(&shared),
+                give_back,
+            };
             let job = Box::new(move || {
                 let control = SearchControl::default();
-                helper.search(&pos, &limits, &control, &mut |_| {}, Some(i + 1), &shared);
-                // The table goes with the last `Shared`: a resize waits for the helpers
-                // only, so theirs must be gone by then.
+                let quiet = &mut |_| {};
+                let shared = &handles.shared;
+                helper.iterative_deepening(&pos, &limits, &control, quiet, Some(i + 1), shared);
+                let HelperHandles { shared, give_back } = handles;
                 drop(shared);
                 let _ = give_back.send(helper);
             });
             // A helper whose thread cannot run it is replaced at the next search.
-            if worker.run(job).is_ok() {
+            if thread.run(job).is_ok() {
                 self.finishing.push(returned);
             }
         }
         let mut result = self
             .main
-            .search(pos, limits, control, on_event, None, &shared);
+            .iterative_deepening(pos, limits, control, on_event, None, &shared);
         shared.helpers_stop.store(true, Ordering::Relaxed);
         result.nodes += shared.helper_nodes.load(Ordering::Relaxed);
         result
@@ -188,7 +189,7 @@ impl Searcher {
     /// tables' score of the root; `None` when the tables do not hold the root.
     fn tablebase_limits(&self, pos: &Position, limits: &Limits) -> Option<(Limits, i32)> {
         let candidates = root_candidates(pos, &limits.searchmoves);
-        let (best, score) = self.tb.root_moves(pos, &candidates)?;
+        let (best, score) = self.shared.tb.root_moves(pos, &candidates)?;
         let limits = Limits {
             searchmoves: best,
             ..limits.clone()
@@ -197,17 +198,26 @@ impl Searcher {
     }
 }
 
+/// What a helper's job holds besides its search: its handle on the shared state and the
+/// way back for its `ThreadData`. The handle goes first (fields drop in order, also when
+/// the search panics), so once the searcher has its `ThreadData` back, or sees the job
+/// gone, it is the shared state's only owner again and may change it.
+struct HelperHandles {
+    shared: Arc<SharedState>,
+    give_back: crossbeam_channel::Sender<ThreadData>,
+}
+
 impl ThreadData {
     /// One thread's iterative deepening: the main thread's (`helper` `None`), which
     /// reports and obeys every limit, or a helper's.
-    fn search(
+    fn iterative_deepening(
         &mut self,
         pos: &Position,
         limits: &Limits,
         control: &SearchControl,
         on_event: &mut dyn FnMut(SearchEvent),
         helper: Option<usize>,
-        shared: &Shared,
+        shared: &SharedState,
     ) -> SearchResult {
         let mut pos = pos.clone();
         // Material and piece-square sums are then kept by make/unmake.
@@ -220,7 +230,7 @@ impl ThreadData {
         if root.is_empty() {
             return SearchResult::default();
         }
-        let mut s = self.start(&pos, limits, control, helper, shared);
+        let mut s = self.worker(&pos, limits, control, helper, shared);
         let multipv = limits.multipv.clamp(1, root.len());
         let mut last_info: Option<SearchInfo> = None;
         let mut completed = 0;
@@ -250,26 +260,26 @@ impl ThreadData {
         s.result(&mut pos, &root, completed, last_info)
     }
 
-    /// The state of a search of `pos` by this thread.
-    fn start<'a>(
+    /// This thread's worker for a search of `pos`.
+    fn worker<'a>(
         &'a mut self,
         pos: &Position,
         limits: &'a Limits,
         control: &'a SearchControl,
         helper: Option<usize>,
-        shared: &'a Shared,
-    ) -> Search<'a> {
+        shared: &'a SharedState,
+    ) -> Worker<'a> {
         let now = Instant::now();
-        let net = shared.net.as_deref();
-        if let Some(net) = net {
+        if let Some(net) = shared.net.as_deref() {
             self.acc.reset(net, pos);
         }
-        Search {
-            tt: &shared.tt,
+        Worker {
+            shared,
             history: &mut self.history,
-            lmr: &shared.lmr,
+            acc: &mut self.acc,
             control,
             limits,
+            helper,
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -287,17 +297,7 @@ impl ThreadData {
                 };
                 MAX_PLY + 8
             ],
-            net,
-            acc: &mut self.acc,
-            helper,
-            shared,
-            tb: shared.tb,
             tb_hits: 0,
-            root_tb_score: if helper.is_none() {
-                shared.root_tb_score
-            } else {
-                None
-            },
             pv: vec![[Move::NONE; MAX_PLY + 8]; MAX_PLY + 8],
             pv_len: [0; MAX_PLY + 8],
         }
@@ -339,7 +339,7 @@ fn max_depth(limits: &Limits) -> u32 {
         .clamp(1, MAX_DEPTH)
 }
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Searches root line `pv_idx` at `depth` in an aspiration window: a narrow window
     /// around the last score, widened on the side that failed until the score falls
     /// inside. Leaves the root moves sorted by what it found.
@@ -443,6 +443,7 @@ impl Search<'_> {
         let ponder = best.pv.get(1).copied().or_else(|| {
             pos.make_move(best.mv);
             let reply = self
+                .shared
                 .tt
                 .probe(pos.key(), 1)
                 .map(|e| e.mv)

@@ -3,7 +3,7 @@
 
 use super::negamax::NO_SCORE;
 use super::tt::TtBound;
-use super::{Search, TB_WIN};
+use super::{Worker, TB_WIN};
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::tablebase::{self, Wdl};
@@ -88,7 +88,7 @@ impl TablebaseSettings {
     }
 }
 
-impl Search<'_> {
+impl Worker<'_> {
     /// Step 6b of `negamax`: the tables' answer when it decides the node.
     pub(super) fn probe_tablebase(
         &mut self,
@@ -99,9 +99,9 @@ impl Search<'_> {
         ply: usize,
     ) -> Option<i32> {
         let pieces = pos.occupied().count();
-        let cardinality = self.tb.cardinality();
+        let cardinality = self.shared.tb.cardinality();
         if pieces > cardinality
-            || (pieces == cardinality && depth < self.tb.probe_depth)
+            || (pieces == cardinality && depth < self.shared.tb.probe_depth)
             || pos.halfmove_clock() != 0
             || !pos.castling().is_empty()
         {
@@ -113,11 +113,11 @@ impl Search<'_> {
         } else {
             self.tb_hits += 1;
         }
-        let (score, bound) = self.tb.score(wdl, ply);
+        let (score, bound) = self.shared.tb.score(wdl, ply);
         if !bound.settles(score, alpha, beta) {
             return None;
         }
-        self.tt.store(
+        self.shared.tt.store(
             pos.key(),
             ply,
             Move::NONE,

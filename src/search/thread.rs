@@ -1,7 +1,8 @@
-//! The two halves of a parallel search (Lazy SMP): [`Shared`], what every thread of one
-//! search reads or adds to, and [`ThreadData`], what one thread owns and keeps from one
-//! search to the next. The `Searcher` holds one `ThreadData` per thread and builds a
-//! `Shared` for each search.
+//! The two halves of a parallel search (Lazy SMP), in the words of Stockfish and
+//! Viridithas: [`SharedState`], what every thread's worker reads or adds to, and
+//! [`ThreadData`], what one thread owns and keeps from one search to the next. The
+//! `Searcher` holds the one `SharedState` and a `ThreadData` per thread; for a search,
+//! each thread makes a `Worker` (`mod.rs`) from its `ThreadData` and the shared state.
 
 use super::history::History;
 use super::params::{LMR_BASE, LMR_DIVISOR};
@@ -28,27 +29,46 @@ pub(crate) fn lmr_table() -> Box<LmrTable> {
     lmr
 }
 
-/// What all threads of one search share: the table they fill together, the settings
-/// they search with, and the flags and counters the main thread reads.
-pub(crate) struct Shared {
+/// What all threads share: the table they fill together, the settings they search with,
+/// and the flags and counters of the current search that the main thread reads. The
+/// `Searcher` owns it between searches and changes it only when no helper holds it.
+pub(crate) struct SharedState {
     /// The transposition table, through which the threads help each other.
-    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) tt: TranspositionTable,
     /// The late move reductions.
-    pub(crate) lmr: Arc<LmrTable>,
+    pub(crate) lmr: Box<LmrTable>,
     /// The evaluation network, or `None` for the hand-crafted evaluation.
     pub(crate) net: Option<Arc<Network>>,
     /// How the tablebases are used.
     pub(crate) tb: TablebaseSettings,
-    /// The tables' score of the root, when they hold it (the main thread reports it in
-    /// place of the search's).
-    pub(crate) root_tb_score: Option<i32>,
     /// Set by the main thread when it is done (or by `stop`, through a `HelperStop`):
     /// the helpers stop.
     pub(crate) helpers_stop: Arc<AtomicBool>,
-    /// Nodes the helpers have searched so far (reported with the main thread's).
+    /// The tables' score of the root when they hold it (the main thread reports it in
+    /// place of the search's); set for each search.
+    pub(crate) root_tb_score: Option<i32>,
+    /// Nodes the helpers have searched so far in this search (reported with the main
+    /// thread's).
     pub(crate) helper_nodes: AtomicU64,
-    /// Tablebase hits of the helpers and of the root ranking.
+    /// Tablebase hits of the helpers and of the root ranking in this search.
     pub(crate) tb_hits: AtomicU64,
+}
+
+impl SharedState {
+    /// A state with a transposition table of `hash_mb` megabytes and the default
+    /// evaluation.
+    pub(crate) fn new(hash_mb: usize) -> SharedState {
+        SharedState {
+            tt: TranspositionTable::new(hash_mb),
+            lmr: lmr_table(),
+            net: crate::nnue::default_evaluation(),
+            tb: TablebaseSettings::default(),
+            helpers_stop: Arc::default(),
+            root_tb_score: None,
+            helper_nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
+        }
+    }
 }
 
 /// What one search thread owns: what its ordering learnt (kept between searches, cleared

@@ -11,7 +11,7 @@ use super::Msg;
 use crate::board::Position;
 use crate::book::BookChoice;
 use crate::eval::evaluate;
-use crate::search::pool::{Priority, Worker};
+use crate::search::pool::{Priority, SearchThread};
 use crate::search::{
     Bound, HelperStop, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchResult,
     Searcher, Strength,
@@ -75,7 +75,7 @@ pub(super) struct SearchRunner {
     /// `None` while a search thread has it.
     searcher: Option<Searcher>,
     /// The thread searches run on, parked between them (started by the first search).
-    thread: Option<Worker>,
+    thread: Option<SearchThread>,
     /// The search of the last `go`, until its `bestmove`.
     run: Option<Running>,
 }
@@ -172,11 +172,13 @@ impl SearchRunner {
         });
         let started = match &mut self.thread {
             Some(worker) => worker.run(job),
-            None => Worker::spawn("search".to_string(), Priority::Normal).and_then(|mut worker| {
-                let started = worker.run(job);
-                self.thread = Some(worker);
-                started
-            }),
+            None => SearchThread::spawn("search".to_string(), Priority::Normal).and_then(
+                |mut worker| {
+                    let started = worker.run(job);
+                    self.thread = Some(worker);
+                    started
+                },
+            ),
         };
         if let Err(e) = started {
             // Still answer the `go`, with any legal move.
