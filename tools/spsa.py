@@ -116,12 +116,19 @@ def new_params(specs, planned, r_end):
     return params
 
 
+def on_the_clock_only(name):
+    """The time manager's tunables (`TM_`): a game at fixed nodes never reads them, so a
+    fixed-node run leaves them out (their gradient would be noise)."""
+    return name.startswith("TM_")
+
+
 def new_state(specs, args):
     """A state at iteration 0: the games (`nodes` a move or a `tc`) are fixed for the run."""
     return {"version": 2, "iteration": 0, "games": 0, "pairs": 0, "seed": args.seed,
             "planned": args.planned, "A": args.planned / 10, "alpha": ALPHA, "gamma": GAMMA,
             "r_end": args.r_end, "tc": args.tc, "nodes": None if args.tc else args.nodes,
-            "params": new_params(specs, args.planned, args.r_end)}
+            "params": new_params({k: v for k, v in specs.items() if args.tc or not on_the_clock_only(k)},
+                                 args.planned, args.r_end)}
 
 
 def describe(state):
@@ -320,7 +327,7 @@ def main():
         state = new_state(specs, args)
         save(state)
     for name, spec in specs.items():  # a tunable added since the state was made
-        if name not in state["params"]:
+        if name not in state["params"] and (state.get("tc") or not on_the_clock_only(name)):
             state["params"].update(new_params({name: spec}, state["planned"], state.get("r_end", spec[4])))
 
     def stop(*_):

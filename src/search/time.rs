@@ -22,6 +22,9 @@
 //! use 94.8% against 93.2%. The code is in the session of 2026-11-25 (branch `tm`, commit
 //! `de1f605`), to be measured again at a longer control.
 
+use super::params::{
+    TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_RESERVE_INCREMENTS, TM_SOFT_PER_HARD,
+};
 use super::TimeBudget;
 use std::time::Duration;
 
@@ -38,25 +41,14 @@ pub struct Clock {
     pub movestogo: Option<u64>,
 }
 
-/// Moves assumed left in a sudden-death game when `movestogo` is not given.
-pub const MOVES_TO_GO_GUESS: u64 = 30;
 /// `movestogo` values above this are treated as this (plan as in sudden death).
 pub const MAX_MOVES_TO_GO: u64 = 50;
-/// Share of the increment the soft limit spends on this move.
-pub const INCREMENT_SHARE: f64 = 0.75;
-/// How many soft limits the hard limit allows (for unstable positions).
-pub const HARD_PER_SOFT: f64 = 4.0;
 /// The largest share of the remaining clock one move may take.
 pub const MAX_CLOCK_SHARE: f64 = 0.5;
 /// The largest share of the remaining clock the last move before the time control may take.
 pub const LAST_MOVE_CLOCK_SHARE: f64 = 0.8;
-/// The soft limit is at most this share of the hard limit.
-pub const MAX_SOFT_PER_HARD: f64 = 0.7;
 /// No budget is shorter than this: the search always needs a moment for depth 1.
 pub const MIN_BUDGET: Duration = Duration::from_millis(1);
-/// The clock reserve, in increments (plus two move overheads): the plan spends only what
-/// is above it, so the reserve grows with the increment a long game lives on.
-pub const RESERVE_INCREMENTS: f64 = 5.0;
 /// The reserve never holds back more than this share of the clock.
 pub const MAX_RESERVE_SHARE: f64 = 0.5;
 /// What a fixed `movetime` keeps back: the moment between the search's stop and the
@@ -92,13 +84,19 @@ pub fn clock_budget(
     movestogo: Option<u64>,
     overhead: Duration,
 ) -> TimeBudget {
-    let mtg = movestogo
-        .unwrap_or(MOVES_TO_GO_GUESS)
-        .clamp(1, MAX_MOVES_TO_GO);
+    // The tunables (`params`), as the shares they stand for. The clock reserve is a few
+    // increments' worth (plus two move overheads): the plan spends only what is above it,
+    // so the reserve grows with the increment a long game lives on.
+    let moves_to_go = TM_MOVES_TO_GO.get() as u64;
+    let increment_share = f64::from(TM_INCREMENT_SHARE.get()) / 1000.0;
+    let hard_per_soft = f64::from(TM_HARD_PER_SOFT.get()) / 100.0;
+    let soft_per_hard = f64::from(TM_SOFT_PER_HARD.get()) / 1000.0;
+    let reserve_increments = f64::from(TM_RESERVE_INCREMENTS.get()) / 100.0;
+    let mtg = movestogo.unwrap_or(moves_to_go).clamp(1, MAX_MOVES_TO_GO);
     let secs = time.as_secs_f64();
-    let reserve = (inc.as_secs_f64() * RESERVE_INCREMENTS + 2.0 * overhead.as_secs_f64())
+    let reserve = (inc.as_secs_f64() * reserve_increments + 2.0 * overhead.as_secs_f64())
         .min(secs * MAX_RESERVE_SHARE);
-    let ideal = (secs - reserve) / mtg as f64 + inc.as_secs_f64() * INCREMENT_SHARE;
+    let ideal = (secs - reserve) / mtg as f64 + inc.as_secs_f64() * increment_share;
     let cap_share = if mtg == 1 {
         LAST_MOVE_CLOCK_SHARE
     } else {
@@ -108,12 +106,12 @@ pub fn clock_budget(
     // Never plan past the clock itself, whatever the shares say.
     let limit = net(time, overhead);
     let hard = net(
-        Duration::from_secs_f64((ideal * HARD_PER_SOFT).min(cap)),
+        Duration::from_secs_f64((ideal * hard_per_soft).min(cap)),
         overhead,
     )
     .min(limit);
     let soft = Duration::from_secs_f64(ideal)
-        .min(hard.mul_f64(MAX_SOFT_PER_HARD))
+        .min(hard.mul_f64(soft_per_hard))
         .max(MIN_BUDGET)
         .min(hard);
     TimeBudget { soft, hard }

@@ -117,6 +117,18 @@ tunables! {
     SE_MIN_DEPTH: 8, 5..=12, 1;
     /// Singular extensions: the stored entry may be this many plies shallower than the node.
     SE_TT_DEPTH_MARGIN: 3, 1..=6, 1;
+    /// Time manager (`time.rs`): moves assumed left in a sudden-death game when `movestogo`
+    /// is not given. The `TM_` tunables matter only on a clock: a tuning run at fixed
+    /// nodes leaves them alone (`tools/spsa.py`).
+    TM_MOVES_TO_GO: 30, 15..=50, 3;
+    /// Time manager: share of the increment the soft limit spends on this move, per mille.
+    TM_INCREMENT_SHARE: 750, 400..=1000, 50;
+    /// Time manager: how many soft limits the hard limit allows, in hundredths.
+    TM_HARD_PER_SOFT: 400, 200..=800, 30;
+    /// Time manager: the soft limit's largest share of the hard limit, per mille.
+    TM_SOFT_PER_HARD: 700, 400..=900, 40;
+    /// Time manager: the clock reserve in increments, in hundredths.
+    TM_RESERVE_INCREMENTS: 500, 100..=1000, 50;
 }
 
 // ---- Pruning and reductions ---------------------------------------------------------
