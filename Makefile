@@ -100,12 +100,16 @@ miri:
 # Lazy SMP helpers, `stop`, `ucinewgame` and `Clear Hash` during and between searches,
 # Threads and Hash changes) and the unit tests of the table and the thread pool. A data race
 # fails the run (halt_on_error).
+# CI runs the short form, tests/threads.rs alone: make tsan TSAN_TESTS="--test threads" TSAN_FILTER=
 TSAN_TARGET ?= x86_64-unknown-linux-gnu
+TSAN_TESTS ?= --test threads --lib
+TSAN_FILTER ?= search:: every_thread
 tsan:
 	rustup toolchain install nightly --profile minimal --component rust-src
 	RUSTFLAGS="-Zsanitizer=thread" TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
 	    CARGO_TARGET_DIR=target/tsan $(CARGO) +nightly test -Zbuild-std --release \
-	    --target $(TSAN_TARGET) --test threads --lib -- --test-threads=1 search:: every_thread
+	    --target $(TSAN_TARGET) $(TSAN_TESTS) -- --test-threads=1 $(TSAN_FILTER)
 
 clean:
 	$(CARGO) clean
