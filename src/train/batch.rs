@@ -60,38 +60,61 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool, buckets: usize) -> Samp
     s
 }
 
+/// Floats an accumulator block holds while the rows of every input are added to it (or
+/// a block of the deltas while they are added to every row): kept in registers, not
+/// loaded and stored once per input. Each float still sees the same additions in the
+/// same order, so the sums are bit for bit those of a row at a time.
+const BLOCK: usize = 32;
+const _: () = assert!(HIDDEN.is_multiple_of(BLOCK), "whole blocks");
+
 /// The accumulators of both perspectives (float, before the activation).
+#[inline(always)]
 fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
     let bias: &[f32; HIDDEN] = params[B1..W2].try_into().expect("HIDDEN biases");
-    let mut acc = [*bias; 2];
+    let mut acc = [[0.0; HIDDEN]; 2];
     for (side, acc) in acc.iter_mut().enumerate() {
-        for &f in &s.features[side][..s.count] {
-            let start = W1 + f as usize * HIDDEN;
-            let row: &[f32; HIDDEN] = params[start..start + HIDDEN].try_into().expect("row");
-            for i in 0..HIDDEN {
-                acc[i] += row[i];
+        let features = &s.features[side][..s.count];
+        for (b, out) in acc.chunks_exact_mut(BLOCK).enumerate() {
+            let mut block: [f32; BLOCK] =
+                bias[b * BLOCK..(b + 1) * BLOCK].try_into().expect("block");
+            for &f in features {
+                let start = W1 + f as usize * HIDDEN + b * BLOCK;
+                let row: &[f32; BLOCK] = params[start..start + BLOCK].try_into().expect("row");
+                for i in 0..BLOCK {
+                    block[i] += row[i];
+                }
             }
+            out.copy_from_slice(&block);
         }
     }
     acc
 }
 
 /// The network's output (in units of `EVAL_SCALE` centipawns).
+#[inline(always)]
 fn output(params: &[f32], s: &Sample, acc: &[[f32; HIDDEN]; 2]) -> f32 {
-    let mut out = params[s.b2];
-    for (side, acc) in acc.iter().enumerate() {
-        let w = &params[s.w2 + side * HIDDEN..s.w2 + (side + 1) * HIDDEN];
-        let mut sum = 0.0;
-        for i in 0..HIDDEN {
-            let c = acc[i].clamp(0.0, 1.0);
-            sum += c * c * w[i];
-        }
-        out += sum;
+    // The output bias, plus the side to move's sum, plus the other side's, each summed
+    // in order from neuron 0 (float addition does not reassociate); the two sums are
+    // independent chains, so they run side by side.
+    let w: &[f32; 2 * HIDDEN] = params[s.w2..s.w2 + 2 * HIDDEN]
+        .try_into()
+        .expect("output weights");
+    let (ours, theirs) = w.split_at(HIDDEN);
+    let (mut sum_ours, mut sum_theirs) = (0.0f32, 0.0f32);
+    for i in 0..HIDDEN {
+        let c = acc[0][i].clamp(0.0, 1.0);
+        sum_ours += c * c * ours[i];
+        let c = acc[1][i].clamp(0.0, 1.0);
+        sum_theirs += c * c * theirs[i];
     }
+    let mut out = params[s.b2];
+    out += sum_ours;
+    out += sum_theirs;
     out
 }
 
 /// Adds one position's gradient to `grad`; returns its loss.
+#[inline(always)]
 fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
     let acc = accumulate(params, s);
     let pred = sigmoid(output(params, s, &acc));
@@ -100,32 +123,112 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
     grad[s.b2] += g;
     for (side, acc) in acc.iter().enumerate() {
         let w2 = s.w2 + side * HIDDEN;
+        let w: &[f32; HIDDEN] = params[w2..w2 + HIDDEN].try_into().expect("weights");
+        let gw: &mut [f32; HIDDEN] = (&mut grad[w2..w2 + HIDDEN]).try_into().expect("grads");
         let mut d = [0.0f32; HIDDEN];
+        // Without branches: whether an activation is inside (0, 1) is a coin toss the
+        // branch predictor lost about half the time; a select vectorises.
         for i in 0..HIDDEN {
             let a = acc[i];
-            let inside = a > 0.0 && a < 1.0;
+            let inside = (a > 0.0) & (a < 1.0);
             let c = a.clamp(0.0, 1.0);
-            grad[w2 + i] += g * c * c;
-            d[i] = if inside {
-                g * params[w2 + i] * 2.0 * a
-            } else {
-                0.0
-            };
+            gw[i] += g * c * c;
+            let slope = g * w[i] * 2.0 * a;
+            d[i] = if inside { slope } else { 0.0 };
         }
         let bias: &mut [f32; HIDDEN] = (&mut grad[B1..W2]).try_into().expect("biases");
         for i in 0..HIDDEN {
             bias[i] += d[i];
         }
-        for &f in &s.features[side][..s.count] {
-            let start = W1 + f as usize * HIDDEN;
-            let row: &mut [f32; HIDDEN] =
-                (&mut grad[start..start + HIDDEN]).try_into().expect("row");
-            for i in 0..HIDDEN {
-                row[i] += d[i];
+        let features = &s.features[side][..s.count];
+        for (b, d) in d.chunks_exact(BLOCK).enumerate() {
+            let d: &[f32; BLOCK] = d.try_into().expect("block");
+            for &f in features {
+                let start = W1 + f as usize * HIDDEN + b * BLOCK;
+                let row: &mut [f32; BLOCK] =
+                    (&mut grad[start..start + BLOCK]).try_into().expect("row");
+                for i in 0..BLOCK {
+                    row[i] += d[i];
+                }
             }
         }
     }
     err * err
+}
+
+/// What every position of a pass over the data is computed with.
+#[derive(Clone, Copy)]
+struct Pass<'a> {
+    params: &'a [f32],
+    buckets: usize,
+    lambda: f32,
+}
+
+// The passes run compiled for AVX2 where the CPU has it (the default build targets any
+// x86-64, SSE2): the same additions and products in the same order (no FMA), so bit for bit
+// the same network, with twice the lanes.
+
+/// Adds the gradients of the positions `ids` of `data` to `grad`; returns their summed
+/// loss.
+#[allow(unsafe_code)]
+fn add_gradients(pass: Pass, data: &[PackedPosition], ids: &[u32], grad: &mut [f32]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has just been checked to support AVX2, the only feature the
+        // function enables.
+        return unsafe { add_gradients_avx2(pass, data, ids, grad) };
+    }
+    add_gradients_portable(pass, data, ids, grad)
+}
+
+#[inline(always)]
+fn add_gradients_portable(
+    pass: Pass,
+    data: &[PackedPosition],
+    ids: &[u32],
+    grad: &mut [f32],
+) -> f64 {
+    let mut loss = 0.0f64;
+    for &id in ids {
+        let p = &data[(id & !MIRROR_BIT) as usize];
+        let s = sample(p, pass.lambda, id & MIRROR_BIT != 0, pass.buckets);
+        loss += backward(pass.params, &s, grad) as f64;
+    }
+    loss
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn add_gradients_avx2(pass: Pass, data: &[PackedPosition], ids: &[u32], grad: &mut [f32]) -> f64 {
+    add_gradients_portable(pass, data, ids, grad)
+}
+
+/// The summed loss of `data` (unmirrored).
+#[allow(unsafe_code)]
+fn summed_loss(pass: Pass, data: &[PackedPosition]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: as in `add_gradients`.
+        return unsafe { summed_loss_avx2(pass, data) };
+    }
+    summed_loss_portable(pass, data)
+}
+
+#[inline(always)]
+fn summed_loss_portable(pass: Pass, data: &[PackedPosition]) -> f64 {
+    data.iter()
+        .map(|p| {
+            let s = sample(p, pass.lambda, false, pass.buckets);
+            let pred = sigmoid(output(pass.params, &s, &accumulate(pass.params, &s)));
+            ((pred - s.target) * (pred - s.target)) as f64
+        })
+        .sum::<f64>()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn summed_loss_avx2(pass: Pass, data: &[PackedPosition]) -> f64 {
+    summed_loss_portable(pass, data)
 }
 
 impl Workers {
@@ -155,13 +258,12 @@ impl Workers {
                 .map(|(grad, ids)| {
                     scope.spawn(move || {
                         grad.fill(0.0);
-                        let mut loss = 0.0f64;
-                        for &id in ids {
-                            let p = &data[(id & !MIRROR_BIT) as usize];
-                            let s = sample(p, lambda, id & MIRROR_BIT != 0, buckets);
-                            loss += backward(params, &s, grad) as f64;
-                        }
-                        loss
+                        let pass = Pass {
+                            params,
+                            buckets,
+                            lambda,
+                        };
+                        add_gradients(pass, data, ids, grad)
                     })
                 })
                 .collect();
@@ -200,15 +302,12 @@ impl Workers {
             let handles: Vec<_> = data
                 .chunks(chunk)
                 .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|p| {
-                                let s = sample(p, lambda, false, buckets);
-                                let pred = sigmoid(output(params, &s, &accumulate(params, &s)));
-                                ((pred - s.target) * (pred - s.target)) as f64
-                            })
-                            .sum::<f64>()
-                    })
+                    let pass = Pass {
+                        params,
+                        buckets,
+                        lambda,
+                    };
+                    scope.spawn(move || summed_loss(pass, part))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().expect("worker")).sum()
