@@ -43,7 +43,7 @@ ablate:
 	@test -n "$(STEP)" || { echo "usage: make ablate STEP=USE_... EXE=<path>"; exit 2; }
 	@grep -lq "pub const $(STEP): bool = true;" src/search/params/mod.rs src/eval/params.rs || { echo "no switch $(STEP)"; exit 2; }
 	rm -rf $(ABLATE_DIR) && mkdir -p $(ABLATE_DIR)
-	cp -r Cargo.toml Cargo.lock build.rs src benches tests book assets $(ABLATE_DIR)/
+	cp -r Cargo.toml Cargo.lock build.rs src benches tests book assets vendor $(ABLATE_DIR)/
 	mkdir -p $(ABLATE_DIR)/nets && cp nets/default.nnue $(ABLATE_DIR)/nets/
 	sed -i 's/pub const $(STEP): bool = true;/pub const $(STEP): bool = false;/' $(ABLATE_DIR)/src/search/params/mod.rs $(ABLATE_DIR)/src/eval/params.rs
 	CARGO_TARGET_DIR=target/ablate/build $(CARGO) build --release --manifest-path $(ABLATE_DIR)/Cargo.toml
