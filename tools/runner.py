@@ -67,7 +67,9 @@ def match(fastchess, engines, openings, seed, rounds, concurrency, tc=None, node
            "order=random", "-srand", str(seed), "-rounds", str(rounds), "-games", "2", "-repeat",
            "-concurrency", str(concurrency), *extra]
     if pgn:
-        cmd += ["-pgnout", f"file={pgn}"]
+        # fastchess saves its state (to resume with `-config file=`) beside the games, not
+        # as config.json in whatever folder it was started from.
+        cmd += ["-pgnout", f"file={pgn}", "-config", f"outname={Path(pgn).with_suffix('.json')}"]
     if sprt:
         cmd += ["-sprt", f"elo0={sprt[0]}", f"elo1={sprt[1]}", "alpha=0.05", "beta=0.05",
                 "model=normalized"]
