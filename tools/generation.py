@@ -587,9 +587,13 @@ def table_row(st):
     """Generation st's row of the table at the head of nets/README.md."""
     g, s = st["gen"], st["shipped"]
     pick = st["pick"]["pick"]
-    init = Path(st["build"]["init"]).name
-    started = (f"gen{init.split('-')[0][3:]} candidate, warm" if init.startswith("gen") and "-" in init
-               else f"gen{s} (shipped), warm") if pick == "warm" else "scratch"
+    init = Path(st["build"]["init"]).name  # nets/default.float, or a candidate's gen<K>-warm.float
+    if pick == "scratch":
+        started = "scratch"
+    elif init.startswith("gen") and "-" in init:
+        started = f"{init.split('-')[0]} candidate, warm"
+    else:
+        started = f"gen{s} (shipped), warm"
     if st["pick"].get("match"):
         started += f" (over {'scratch' if pick == 'warm' else 'warm'})"
     total = sum(f["positions"] for f in st["data"])

@@ -83,15 +83,12 @@ def classify(game, termination):
 
 def main():
     annotated, original = sys.argv[1], sys.argv[2]
-    terms = []
+    # Each game's termination (the header and the last move's comment), by its moves.
+    by_key = {}
     with open(original) as f:
         while (g := chess.pgn.read_game(f)) is not None:
-            terms.append(g)
-    by_key = {}
-    for g in terms:
-        moves = [m.uci() for m in g.mainline_moves()]
-        last = g.end().comment
-        by_key[(g.headers.get("FEN"), tuple(moves))] = last + " " + g.headers.get("Termination", "")
+            moves = tuple(m.uci() for m in g.mainline_moves())
+            by_key[(g.headers.get("FEN"), moves)] = g.end().comment + " " + g.headers.get("Termination", "")
     counts = {}
     rows = []
     with open(annotated) as f:
