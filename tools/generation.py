@@ -13,8 +13,8 @@ A generation:
     generation starts warm from the last one's weights, which learnt from every game it
     saw (`--init` names an unshipped candidate, `--replay` adds games still on disk);
  3. gathers the replay: every file of `../shared/data/selfplay/` (decompressed and
-    converted once into a cache), then the new games last, so the held-out 5% are the
-    newest games;
+    converted once into a cache; `--skip-shared` leaves them out), then the `--replay`
+    files, then the new games last, so the held-out 5% are the newest games;
  4. trains two networks on it: warm-started from the shipped network's float weights
     (`nets/default.float`, else the quantized `nets/default.nnue`; `--init NET` names
     another start, such as an unshipped candidate) and from scratch (`--warm-only` skips
@@ -261,7 +261,8 @@ def step_data(st, work):
     cache.mkdir(exist_ok=True)
     published = st.get("publish", {}).get("file")
     files = []
-    sources = sorted(SELFPLAY.glob("*.txt.xz")) + sorted(SELFPLAY.glob("*.bin.xz"))
+    sources = [] if st.get("skip_shared") else \
+        sorted(SELFPLAY.glob("*.txt.xz")) + sorted(SELFPLAY.glob("*.bin.xz"))
     for src in sources:
         if src.name == published:
             continue
@@ -524,6 +525,7 @@ def entry(st, args):
             (f" --init {b['init']}" if args.init else "") + \
             (" --syzygy" if args.syzygy else "") + \
             (" --warm-only" if st.get("warm_only") else "") + \
+            (" --skip-shared" if st.get("skip_shared") else "") + \
             "".join(f" --replay {Path(f).name}" for f in st.get("replay", []))
     lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
               f"--threads {args.threads}{flags}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
@@ -642,6 +644,10 @@ def main():
     ap.add_argument("--replay", nargs="*", action="extend", default=[],
                     help="packed self-play files outside ../shared (an earlier generation's games that "
                          "could not be published) trained on after the shared ones, before the new games")
+    ap.add_argument("--skip-shared", action="store_true",
+                    help="train on the new games and the --replay files only, not on "
+                         "../shared/data/selfplay: for when what is there are generations the shipped "
+                         "network has long outgrown (the hand-crafted search's and generation 2's games)")
     ap.add_argument("--syzygy", action="store_true",
                     help="self-play with tablebase adjudication: ../shared/data/syzygy ends a game as soon "
                          "as its tables know the result (5%% fewer positions a game, 2.7%% more positions a "
@@ -687,7 +693,8 @@ def main():
     end = start + args.hours * 3600
     if st is None:
         st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start,
-              "replay": [str(Path(f).resolve()) for f in args.replay]}
+              "replay": [str(Path(f).resolve()) for f in args.replay],
+              "skip_shared": args.skip_shared}
     log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
     if "build" not in st:
         step_build(st, work, args)
