@@ -8,6 +8,8 @@
     python3 tools/spsa.py --verify REV --minutes 60 --seed S   # SPRT: REV against its parent
     python3 tools/spsa.py --verify REV --bounds -5 0 --record tools/spsa/<name>.json --seed S
                                              # non-regression SPRT, its own record
+    python3 tools/spsa.py --verify REV --net nets/default.nnue ...
+                                             # both sides with the network that ships
 
 The standard algorithm (Spall), with OpenBench's parametrisation, so that the numbers
 mean the same as on an OpenBench instance: every parameter has a range, `c_end` (its
@@ -55,6 +57,7 @@ seed, and the pairs of every run decide together (`sprt_pairs.py`).
 
 import argparse
 import csv
+import hashlib
 import json
 import math
 import os
@@ -233,6 +236,15 @@ def bench(binary):
     return int(re.findall(r"^(\d+) nodes", out, re.M)[-1])
 
 
+def network(path):
+    """The record's note of the network both engines load (`--net`), or None when each
+    plays with the one its commit embeds."""
+    if not path:
+        return None
+    data = Path(path).read_bytes()
+    return {"file": Path(path).name, "sha256": hashlib.sha256(data).hexdigest()}
+
+
 def verify(args):
     """Plays commit `args.verify` (the applied values) against its parent at VERIFY_TC
     until the pairs of every run in the record (`args.record`) decide, or `args.minutes`
@@ -240,23 +252,30 @@ def verify(args):
     record = Path(args.record).resolve()
     tuned, tuned_bin = build(args.verify)
     base, base_bin = build(f"{tuned}^")
+    net = network(args.net)
     if record.exists():
         rec = json.loads(record.read_text())
         if rec["tuned"]["commit"] != tuned:
             sys.exit(f"{record} is the SPRT of {rec['tuned']['commit'][:10]}: "
                      "name another --record to test another commit")
+        if rec.get("net", {}).get("sha256") != (net or {}).get("sha256"):
+            sys.exit(f"{record} was played with {rec.get('net', {}).get('file', 'the embedded networks')}: "
+                     "the same --net resumes it, another needs another --record")
         if any(run["seed"] == args.seed for run in rec["runs"]):
             sys.exit(f"seed {args.seed} was used by an earlier run of this SPRT: pick another")
     else:
         rec = {"tuned": {"commit": tuned, "bench": bench(tuned_bin)},
                "base": {"commit": base, "bench": bench(base_bin)},
                "tc": VERIFY_TC, "bounds": list(args.bounds), "runs": []}
+        if net:
+            rec["net"] = net
+    options = {"Hash": 16, **({"EvalFile": Path(args.net).resolve()} if net else {})}
     prior = [x for run in rec["runs"] for x in decode(run["pairs"])]
     log_path = VERIFY_WORK / f"verify-{args.seed}.log"
     for stale in (log_path, log_path.with_suffix(".pgn")):  # of a run the record never kept
         stale.unlink(missing_ok=True)
     cmd = runner.match(args.fastchess, [*runner.engine("tuned", tuned_bin), *runner.engine("base", base_bin)],
-                       UHO, args.seed, 2000, args.concurrency, tc=rec["tc"], options={"Hash": 16},
+                       UHO, args.seed, 2000, args.concurrency, tc=rec["tc"], options=options,
                        pgn=log_path.with_suffix(".pgn"))
     end = time.time() + (args.minutes or 60) * 60
     print(f"SPRT {rec['bounds']} of {tuned[:10]} against {base[:10]} at {rec['tc']}, "
@@ -295,6 +314,10 @@ def main():
     ap.add_argument("--verify", metavar="REV",
                     help="SPRT of commit REV (the applied values) against its parent at 8+0.08, "
                          "resumed from its record (needs a new --seed each run)")
+    ap.add_argument("--net", metavar="FILE",
+                    help="the network both engines of --verify load (EvalFile), instead of the one "
+                         "each commit embeds: the search values are judged beside the network that "
+                         "ships now (kept in the record; a record is resumed with the same network)")
     ap.add_argument("--bounds", type=float, nargs=2, default=VERIFY_BOUNDS, metavar=("ELO0", "ELO1"),
                     help="a new record's SPRT bounds: 0 5 for a gain, -5 0 for non-regression")
     ap.add_argument("--record", default=str(VERIFY),
