@@ -4,10 +4,10 @@ mod common;
 
 use ladya::data::{GameResult, PackedPosition};
 use ladya::nnue::{
-    default_network, evaluate_from_scratch, output_bucket, AccumulatorStack, Network, NetworkError,
-    HIDDEN, INPUTS, OUTPUT_BUCKETS,
+    default_network, evaluate_from_scratch, output_bucket, AccumulatorStack, KingBuckets, Network,
+    NetworkError, HIDDEN, INPUTS, OUTPUT_BUCKETS,
 };
-use ladya::train::{export, float_eval, Model, TrainConfig};
+use ladya::train::{export, float_eval, Model, Shape, TrainConfig};
 use ladya::Position;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -19,7 +19,11 @@ fn random_network(seed: u64) -> (Model, Network) {
 }
 
 fn random_network_with(seed: u64, buckets: usize) -> (Model, Network) {
-    let model = Model::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), buckets);
+    random_shaped(seed, Shape::new(KingBuckets::None, buckets))
+}
+
+fn random_shaped(seed: u64, shape: Shape) -> (Model, Network) {
+    let model = Model::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), shape);
     let net = Network::from_bytes(&export(&model)).expect("the export loads");
     (model, net)
 }
@@ -47,9 +51,24 @@ fn starts() -> Vec<Position> {
 #[test]
 fn incremental_accumulator_equals_a_refresh_after_every_move_null_move_and_unmake() {
     let (_, net) = random_network(7);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    walk_and_compare(&net, 11);
+}
+
+#[test]
+fn with_king_buckets_too_across_king_moves_that_change_the_bucket_or_the_mirror() {
+    let (_, net) = random_shaped(8, Shape::new(KingBuckets::Mirrored4, OUTPUT_BUCKETS));
+    assert_eq!(net.kings(), KingBuckets::Mirrored4);
+    walk_and_compare(&net, 12);
+}
+
+/// Random walks from [`starts`], moves, null moves and unmakes, checking the incremental
+/// accumulators against a refresh now and then (and evaluating through the search's path
+/// in between, several pushes at a time).
+fn walk_and_compare(net: &Network, seed: u64) {
+    let net = net.clone();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut stack = AccumulatorStack::new();
-    let (mut plies, mut kinds) = (0, [0usize; 4]);
+    let (mut plies, mut kinds, mut turns) = (0, [0usize; 4], 0);
     let starts = starts();
     while plies < 10_000 {
         let mut pos = starts[(rng.next_u64() % starts.len() as u64) as usize].clone();
@@ -93,8 +112,11 @@ fn incremental_accumulator_equals_a_refresh_after_every_move_null_move_and_unmak
                     ladya::MoveKind::Normal => 0,
                 };
                 kinds[kind] += 1;
+                let us = pos.side_to_move();
+                let before = net.kings().orientation(us, pos.king(us));
                 stack.push_move(&pos, mv);
                 pos.make_move(mv);
+                turns += usize::from(net.kings().orientation(us, pos.king(us)) != before);
                 depth += 1;
             }
             plies += 1;
@@ -121,30 +143,131 @@ fn incremental_accumulator_equals_a_refresh_after_every_move_null_move_and_unmak
     }
     // The walk really met every kind of move.
     assert!(kinds.iter().all(|&n| n > 20), "moves by kind: {kinds:?}");
+    // With king buckets, the walk met many king moves that changed a perspective's inputs.
+    assert!(
+        (net.kings() == KingBuckets::None) == (turns == 0) && (turns == 0 || turns > 100),
+        "{turns} king moves changed the orientation"
+    );
+}
+
+/// Every `every`-th position of a random game of `plies` from each of [`starts`].
+fn walked(seed: u64, plies: usize, every: usize) -> Vec<Position> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    for start in starts() {
+        let mut pos = start;
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % every == 0 {
+                positions.push(pos.clone());
+            }
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+    positions
+}
+
+/// `pos` mirrored left to right (no castling rights: they do not survive the mirror).
+fn mirrored(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .map(|rank| {
+            let mut squares = String::new();
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(n) => squares.push_str(&"1".repeat(n as usize)),
+                    None => squares.push(c),
+                }
+            }
+            squares.chars().rev().collect()
+        })
+        .collect();
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        sq => {
+            let file = (b'h' - (sq.as_bytes()[0] - b'a')) as char;
+            format!("{file}{}", &sq[1..])
+        }
+    };
+    let fen = format!("{} {} - {} 0 1", board.join("/"), fields[1], ep);
+    Position::from_fen(&fen).unwrap()
+}
+
+#[test]
+fn a_network_split_into_king_buckets_evaluates_as_it_did_on_the_folded_board() {
+    // Each bucket starts as a copy of the one set of inputs: with both kings on the a- to
+    // d-files the split network evaluates a position exactly as the network it came
+    // from, and with both on the e- to h-files as that network evaluates the mirror image
+    // (the board each side sees). The float network and the quantized one alike.
+    let (model, net) = random_network(31);
+    let split = model
+        .clone()
+        .with_king_buckets(KingBuckets::Mirrored4)
+        .unwrap();
+    assert_eq!(split.kings(), KingBuckets::Mirrored4);
+    let split_net = Network::from_bytes(&export(&split)).unwrap();
+    let (mut same_side, mut mixed) = (0, 0);
+    for pos in walked(33, 200, 1) {
+        let east = |c| pos.king(c).index() % 8 >= 4;
+        let (white, black) = (east(ladya::Color::White), east(ladya::Color::Black));
+        if white != black {
+            mixed += 1;
+            continue;
+        }
+        let seen = if white { mirrored(&pos) } else { pos.clone() };
+        let (a, b) = (
+            PackedPosition::new(&pos, 0, GameResult::Draw),
+            PackedPosition::new(&seen, 0, GameResult::Draw),
+        );
+        // The same sums, added in another order (the mirror lists the pieces in another
+        // order): equal to float rounding.
+        let (x, y) = (float_eval(&split, &a), float_eval(&model, &b));
+        assert!((x - y).abs() < 1e-3, "{}: {x} {y}", pos.to_fen());
+        assert_eq!(
+            evaluate_from_scratch(&split_net, &pos),
+            evaluate_from_scratch(&net, &seen),
+            "{}",
+            pos.to_fen()
+        );
+        same_side += 1;
+    }
+    assert!(same_side > 1000 && mixed > 100, "{same_side} and {mixed}");
+    // Split once is enough: a split network cannot be split again into another layout,
+    // and splitting into the layout it has changes nothing.
+    assert!(split.clone().with_king_buckets(KingBuckets::None).is_err());
+    let again = split
+        .clone()
+        .with_king_buckets(KingBuckets::Mirrored4)
+        .unwrap();
+    assert!(export(&again) == export(&split));
+    // Its float weights and checkpoints load back as what they are.
+    let dir = std::env::temp_dir().join(format!("ladya-kings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    split.save_weights(&dir.join("split.float")).unwrap();
+    let loaded = Model::load_init(&dir.join("split.float")).unwrap();
+    assert_eq!(loaded.shape(), split.shape());
+    assert!(export(&loaded) == export(&split));
+    split.save_checkpoint(&dir.join("split.ckpt"), 1).unwrap();
+    let (ckpt, _) = Model::load_checkpoint(&dir.join("split.ckpt")).unwrap();
+    assert_eq!(ckpt.shape(), split.shape());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn quantized_network_agrees_with_the_float_one() {
     // Positions along random games, so captures bring every amount of material (and so
     // every output bucket) onto the board.
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
-    let mut positions = Vec::new();
-    for start in starts() {
-        let mut pos = start;
-        for ply in 0..300 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            if ply % 7 == 0 {
-                positions.push(pos.clone());
-            }
-            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
-    }
-    for buckets in [1, OUTPUT_BUCKETS] {
-        let (model, net) = random_network_with(3, buckets);
+    let positions = walked(17, 300, 7);
+    for shape in Shape::ALL {
+        let buckets = shape.buckets;
+        let (model, net) = random_shaped(3, shape);
         assert_eq!(net.header().buckets as usize, buckets);
+        assert_eq!(net.header().kings, shape.kings);
         let mut seen = vec![false; buckets];
         for pos in &positions {
             seen[output_bucket(pos.occupied().count(), buckets)] = true;
@@ -155,7 +278,7 @@ fn quantized_network_agrees_with_the_float_one() {
             // 2,230 evaluations; a wrong weight or bucket is off by far more.
             assert!(
                 (float - int).abs() <= 3.0 + float.abs() * 0.02,
-                "{buckets} buckets, {}: float {float}, int {int}",
+                "{shape}, {}: float {float}, int {int}",
                 pos.to_fen()
             );
         }
@@ -210,6 +333,19 @@ fn bad_network_files_are_typed_errors() {
     other_arch[16] = 7; // hidden size
     assert!(matches!(
         Network::from_bytes(&other_arch),
+        Err(NetworkError::Architecture(_))
+    ));
+    let mut kings = good.clone();
+    kings[48] = 9; // an unknown king-bucket layout
+    assert!(matches!(
+        Network::from_bytes(&kings),
+        Err(NetworkError::Architecture(_))
+    ));
+    let (split, _) = random_shaped(6, Shape::new(KingBuckets::Mirrored4, OUTPUT_BUCKETS));
+    let mut inputs_disagree = export(&split);
+    inputs_disagree[48] = 0; // 3,072 inputs but no king buckets
+    assert!(matches!(
+        Network::from_bytes(&inputs_disagree),
         Err(NetworkError::Architecture(_))
     ));
     let mut version = good.clone();
@@ -277,6 +413,7 @@ fn a_warm_start_with_no_training_exports_the_same_network_bit_for_bit() {
     // ...from a one-bucket network...
     let (_, one) = random_network_with(11, 1);
     let bytes = Network::file_bytes(
+        one.kings(),
         one.weights().0,
         one.weights().1,
         one.weights().2,
@@ -367,29 +504,20 @@ fn a_narrower_network_widens_to_the_same_evaluation() {
         wide_net != masked_net,
         "the new neurons' input weights are random"
     );
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
     let mut evaluated = 0;
-    for start in starts() {
-        let mut pos = start;
-        for _ in 0..200 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let packed = PackedPosition::new(&pos, 0, GameResult::Draw);
-            assert_eq!(
-                float_eval(&widened, &packed).to_bits(),
-                float_eval(&masked, &packed).to_bits(),
-                "{}",
-                pos.to_fen()
-            );
-            assert_eq!(
-                evaluate_from_scratch(&wide_net, &pos),
-                evaluate_from_scratch(&masked_net, &pos)
-            );
-            evaluated += 1;
-            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
+    for pos in walked(23, 200, 1) {
+        let packed = PackedPosition::new(&pos, 0, GameResult::Draw);
+        assert_eq!(
+            float_eval(&widened, &packed).to_bits(),
+            float_eval(&masked, &packed).to_bits(),
+            "{}",
+            pos.to_fen()
+        );
+        assert_eq!(
+            evaluate_from_scratch(&wide_net, &pos),
+            evaluate_from_scratch(&masked_net, &pos)
+        );
+        evaluated += 1;
     }
     assert!(evaluated > 1000);
     // A file wider than this build, or of no width at all, is a typed error.

@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 use ladya::data::{read_all, DataError, PackedPosition};
+use ladya::nnue::KingBuckets;
 use ladya::train::{export, train, EpochReport, Model, TrainConfig};
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -57,6 +58,11 @@ pub struct TrainArgs {
     /// Output buckets by material: 1 (one output for every position) or 8.
     #[arg(long, default_value_t = ladya::nnue::OUTPUT_BUCKETS)]
     pub output_buckets: usize,
+    /// Sets of inputs by the square of each side's own king: 1 (none), or 4 (mirrored
+    /// king buckets). A warm start from a network without them copies its inputs into
+    /// every bucket.
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
     /// Use at most this many positions (from the start of the data).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -101,6 +107,8 @@ fn train_as_asked(
         out_dir: args.out_dir.clone(),
         mirror: !args.no_mirror,
         output_buckets: args.output_buckets,
+        king_buckets: KingBuckets::with_count(args.king_buckets)
+            .ok_or_else(|| anyhow::anyhow!("--king-buckets must be 1 or 4"))?,
         ..TrainConfig::default()
     };
     if ![1, ladya::nnue::OUTPUT_BUCKETS].contains(&cfg.output_buckets) {
@@ -111,11 +119,23 @@ fn train_as_asked(
     }
     let start = match (&args.resume, &args.init) {
         (Some(path), _) => Some(Model::load_checkpoint(path)?),
-        (None, Some(path)) => Some((Model::load_init(path)?, 0)),
+        (None, Some(path)) => {
+            let model = Model::load_init(path)?
+                .with_king_buckets(cfg.king_buckets)
+                .map_err(|shape| {
+                    anyhow::anyhow!(
+                        "--init {} is {shape}: its king buckets cannot be split into {}",
+                        path.display(),
+                        cfg.king_buckets
+                    )
+                })?;
+            Some((model, 0))
+        }
         (None, None) => None,
     };
     say(&format!(
-        "training 768->{}x2->{} from {} on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
+        "training {}->{}x2->{} from {} on {} positions ({} held out), {} epochs, batch {}, lr {}, lambda {}, mirror {}, {} threads, seed {}",
+        cfg.king_buckets,
         ladya::nnue::HIDDEN,
         cfg.output_buckets,
         match (&args.resume, &args.init) {

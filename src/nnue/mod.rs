@@ -2,9 +2,11 @@
 //! games (`ladya train`, `src/train/`).
 //!
 //! Architecture: a perspective network `(768 -> HIDDEN) x 2 -> 1`, the output neuron
-//! chosen among [`OUTPUT_BUCKETS`] by the material on the board (or one for all). Each side's accumulator
-//! sums one weight row per piece seen from that side (colour relative to the side, square
-//! mirrored vertically for Black); the two accumulators (side to move first) pass through
+//! chosen among [`OUTPUT_BUCKETS`] by the material on the board (or one for all), the
+//! inputs in one set or one set per bucket of the side's own king square
+//! ([`KingBuckets`]). Each side's accumulator sums one weight row per piece seen from
+//! that side (colour relative to the side, square mirrored vertically for Black, and
+//! left to right in king buckets with the king on the e- to h-files); the two accumulators (side to move first) pass through
 //! SCReLU, `clamp(x, 0, 1)^2`, into one output neuron. The output, times
 //! [`EVAL_SCALE`], is the score in centipawns for the side to move.
 //!
@@ -19,7 +21,7 @@ mod network;
 mod output;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use features::{feature_index, INPUTS};
+pub use features::{feature_index, KingBuckets, Orientation, INPUTS};
 pub use network::{
     default_network, output_bucket, Network, NetworkError, NetworkHeader, EVAL_SCALE, HIDDEN,
     OUTPUT_BUCKETS, QA, QB,

@@ -6,7 +6,7 @@
 //! |--------|--------------------------------------------------------------------|
 //! | 0..8   | magic `LADYANUE`                                                   |
 //! | 8..12  | format version (`u32`, 1)                                          |
-//! | 12..16 | inputs per perspective (`u32`, 768)                                |
+//! | 12..16 | inputs per perspective (`u32`, 768 times the king buckets)         |
 //! | 16..20 | hidden neurons per perspective (`u32`)                             |
 //! | 20..24 | output buckets (`u32`: 1, or [`OUTPUT_BUCKETS`])                    |
 //! | 24..28 | activation (`u32`, 1 = SCReLU)                                     |
@@ -14,9 +14,11 @@
 //! | 32..36 | QB, the output weights' quantization (`u32`)                       |
 //! | 36..40 | evaluation scale, centipawns per unit of output (`u32`)            |
 //! | 40..48 | FNV-1a 64 hash of every byte after the header (`u64`)              |
-//! | 48..64 | zero                                                               |
+//! | 48..52 | king buckets (`u32`: 0 none, 1 [`KingBuckets::Mirrored4`])          |
+//! | 52..64 | zero                                                               |
 //!
-//! Then the input weights (`i16`, `INPUTS` rows of `HIDDEN`), the accumulator biases
+//! Then the input weights (`i16`, one row of `HIDDEN` per input: the king buckets' sets
+//! one after the other), the accumulator biases
 //! (`HIDDEN` x `i16`), the output weights (per bucket `2 x HIDDEN` x `i16`, side to move
 //! first) and the output biases (per bucket an `i32`, in units of `QA * QB`).
 //!
@@ -25,9 +27,9 @@
 //! kings included): the same accumulators, read by the weights of the bucket the
 //! position is in, so the last layer can weigh the features differently in the
 //! middlegame and in endings at no cost in speed. Files with one bucket (generation 1)
-//! still load.
+//! still load, and so do files without king buckets (every generation up to 17).
 
-use super::features::INPUTS;
+use super::features::KingBuckets;
 use std::sync::{Arc, OnceLock};
 
 /// Hidden neurons per perspective.
@@ -59,9 +61,9 @@ const ACTIVATION_SCRELU: u32 = 1;
 const HEADER_BYTES: usize = 64;
 /// Header bytes 12..40 for a network of `buckets` output buckets: inputs, hidden,
 /// buckets, activation, QA, QB, scale.
-const fn architecture(buckets: usize) -> [u32; 7] {
+const fn architecture(kings: KingBuckets, buckets: usize) -> [u32; 7] {
     [
-        INPUTS as u32,
+        kings.inputs() as u32,
         HIDDEN as u32,
         buckets as u32,
         ACTIVATION_SCRELU,
@@ -72,8 +74,8 @@ const fn architecture(buckets: usize) -> [u32; 7] {
 }
 
 /// Bytes after the header of a network of `buckets` output buckets.
-const fn body_bytes(buckets: usize) -> usize {
-    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+const fn body_bytes(kings: KingBuckets, buckets: usize) -> usize {
+    2 * (kings.inputs() * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
 /// The largest output weight whose product with a clamped activation fits an `i16`.
 const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
@@ -115,7 +117,7 @@ impl std::fmt::Display for NetworkError {
             }
             NetworkError::Magic => write!(f, "not a Ladya network (bad magic)"),
             NetworkError::Version(v) => write!(f, "network format version {v} (this build reads {VERSION})"),
-            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768->{HIDDEN}x2->1 or {OUTPUT_BUCKETS} buckets, SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
+            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768 or 768x4 king buckets ->{HIDDEN}x2->1 or {OUTPUT_BUCKETS} buckets, SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
             NetworkError::Hash => write!(f, "network weights do not match their hash (corrupt file)"),
             NetworkError::OutputWeight(w) => write!(f, "output weight {w} out of range (|w| <= {MAX_OUTPUT_WEIGHT})"),
         }
@@ -131,6 +133,8 @@ pub struct NetworkHeader {
     pub hidden: u32,
     /// Output buckets.
     pub buckets: u32,
+    /// The inputs' king buckets.
+    pub kings: KingBuckets,
     /// FNV-1a 64 hash of the weights.
     pub hash: u64,
 }
@@ -138,7 +142,7 @@ pub struct NetworkHeader {
 /// The quantized weights.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS` rows of `HIDDEN`.
+    /// `kings.inputs()` rows of `HIDDEN`.
     pub(super) feature_weights: Vec<i16>,
     pub(super) feature_bias: Vec<i16>,
     /// Per bucket, the side to move's half first.
@@ -146,6 +150,7 @@ pub struct Network {
     /// Per bucket.
     pub(super) output_bias: Vec<i32>,
     pub(super) buckets: usize,
+    pub(super) kings: KingBuckets,
     header: NetworkHeader,
 }
 
@@ -174,7 +179,7 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < HEADER_BYTES {
             return Err(NetworkError::Size {
-                expected: HEADER_BYTES + body_bytes(OUTPUT_BUCKETS),
+                expected: HEADER_BYTES + body_bytes(KingBuckets::None, OUTPUT_BUCKETS),
                 found: bytes.len(),
             });
         }
@@ -187,15 +192,20 @@ impl Network {
         }
         let arch = [12, 16, 20, 24, 28, 32, 36].map(|at| read_u32(bytes, at));
         let buckets = arch[2] as usize;
-        if ![1, OUTPUT_BUCKETS].contains(&buckets) || arch != architecture(buckets) {
+        let king_code = read_u32(bytes, 48);
+        let kings = KingBuckets::from_code(king_code);
+        if ![1, OUTPUT_BUCKETS].contains(&buckets)
+            || kings.is_none_or(|kings| arch != architecture(kings, buckets))
+        {
             return Err(NetworkError::Architecture(format!(
-                "{}->{}x2->{} activation {}, QA {}, QB {}, scale {}",
-                arch[0], arch[1], arch[2], arch[3], arch[4], arch[5], arch[6]
+                "{}->{}x2->{} activation {}, QA {}, QB {}, scale {}, king buckets {}",
+                arch[0], arch[1], arch[2], arch[3], arch[4], arch[5], arch[6], king_code
             )));
         }
-        if bytes.len() != HEADER_BYTES + body_bytes(buckets) {
+        let kings = kings.expect("checked");
+        if bytes.len() != HEADER_BYTES + body_bytes(kings, buckets) {
             return Err(NetworkError::Size {
-                expected: HEADER_BYTES + body_bytes(buckets),
+                expected: HEADER_BYTES + body_bytes(kings, buckets),
                 found: bytes.len(),
             });
         }
@@ -207,7 +217,7 @@ impl Network {
         let mut words = body
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let feature_weights: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
+        let feature_weights: Vec<i16> = words.by_ref().take(kings.inputs() * HIDDEN).collect();
         let feature_bias: Vec<i16> = words.by_ref().take(HIDDEN).collect();
         let output_weights: Vec<i16> = words.by_ref().take(buckets * 2 * HIDDEN).collect();
         let output_bias = body[body.len() - 4 * buckets..]
@@ -226,9 +236,11 @@ impl Network {
             output_weights,
             output_bias,
             buckets,
+            kings,
             header: NetworkHeader {
                 hidden: HIDDEN as u32,
                 buckets: buckets as u32,
+                kings,
                 hash,
             },
         })
@@ -242,20 +254,21 @@ impl Network {
     }
 
     /// The bytes of a network file holding these weights (the trainer's export).
-    /// `feature_weights` is `INPUTS` rows of `HIDDEN`; `output_weights` per bucket the side
-    /// to move's half first; `output_bias` per bucket (its length is the number of
-    /// buckets), in units of `QA * QB`.
+    /// `feature_weights` is `kings.inputs()` rows of `HIDDEN`; `output_weights` per bucket
+    /// the side to move's half first; `output_bias` per bucket (its length is the number
+    /// of buckets), in units of `QA * QB`.
     pub fn file_bytes(
+        kings: KingBuckets,
         feature_weights: &[i16],
         feature_bias: &[i16],
         output_weights: &[i16],
         output_bias: &[i32],
     ) -> Vec<u8> {
         let buckets = output_bias.len();
-        assert_eq!(feature_weights.len(), INPUTS * HIDDEN);
+        assert_eq!(feature_weights.len(), kings.inputs() * HIDDEN);
         assert_eq!(feature_bias.len(), HIDDEN);
         assert_eq!(output_weights.len(), buckets * 2 * HIDDEN);
-        let mut body = Vec::with_capacity(body_bytes(buckets));
+        let mut body = Vec::with_capacity(body_bytes(kings, buckets));
         for w in feature_weights
             .iter()
             .chain(feature_bias)
@@ -269,17 +282,18 @@ impl Network {
         let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
-        for v in architecture(buckets) {
+        for v in architecture(kings, buckets) {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        bytes.extend_from_slice(&kings.code().to_le_bytes());
         bytes.resize(HEADER_BYTES, 0);
         bytes.extend_from_slice(&body);
         bytes
     }
 
-    /// The quantized weights in the order of the file: input weights (`INPUTS` rows of
-    /// `HIDDEN`), accumulator biases, output weights (per bucket, side to move first) and
+    /// The quantized weights in the order of the file: input weights (`kings().inputs()`
+    /// rows of `HIDDEN`), accumulator biases, output weights (per bucket, side to move first) and
     /// output biases (per bucket). The trainer reads them to warm-start from a network.
     pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (
@@ -288,6 +302,11 @@ impl Network {
             &self.output_weights,
             &self.output_bias,
         )
+    }
+
+    /// The inputs' king buckets.
+    pub fn kings(&self) -> KingBuckets {
+        self.kings
     }
 
     /// What the header said.

@@ -1,10 +1,10 @@
 //! The forward and backward pass over a batch, split between threads.
 
-use super::model::{b2, Model, B1, W1, W2};
+use super::model::{Model, Shape, W1};
 use super::SIGMOID_SCALE;
 use crate::data::PackedPosition;
 use crate::nnue::{feature_index, output_bucket, HIDDEN};
-use crate::types::{Color, Square};
+use crate::types::{Color, PieceType, Square};
 
 /// Per-thread gradient buffers, reused from batch to batch.
 pub(super) struct Workers {
@@ -12,12 +12,13 @@ pub(super) struct Workers {
 }
 
 /// The active inputs of a position for both perspectives (side to move first), its
-/// target, how many inputs there are, and the output weights' offset and bias index of
-/// its output bucket.
+/// target, how many inputs there are, where the accumulator biases start, and the output
+/// weights' offset and bias index of its output bucket.
 struct Sample {
     features: [[u16; 32]; 2],
     count: usize,
     target: f32,
+    b1: usize,
     w2: usize,
     b2: usize,
 }
@@ -32,20 +33,29 @@ pub(super) const MIRROR_BIT: u32 = 1 << 31;
 /// The inputs and target of `p`; `mirror` flips the board left to right (a-file to
 /// h-file), which changes nothing a quiet position is worth but the castling rights the
 /// inputs do not see: a second, different-looking copy of every position.
-fn sample(p: &PackedPosition, lambda: f32, mirror: bool, buckets: usize) -> Sample {
+fn sample(p: &PackedPosition, lambda: f32, mirror: bool, shape: Shape) -> Sample {
     let stm = p.side_to_move();
     let mut s = Sample {
         features: [[0; 32]; 2],
         count: 0,
         target: 0.0,
+        b1: shape.b1(),
         w2: 0,
         b2: 0,
     };
     let flip = if mirror { 7 } else { 0 };
+    let mut kings = [Square::new(0); 2];
+    for (piece, sq) in p.pieces() {
+        if piece.kind() == PieceType::King {
+            kings[piece.color().index()] = Square::new(sq.index() ^ flip);
+        }
+    }
+    let ours = shape.kings.orientation(stm, kings[stm.index()]);
+    let theirs = shape.kings.orientation(!stm, kings[(!stm).index()]);
     for (piece, sq) in p.pieces() {
         let sq = Square::new(sq.index() ^ flip);
-        s.features[0][s.count] = feature_index(stm, piece, sq) as u16;
-        s.features[1][s.count] = feature_index(!stm, piece, sq) as u16;
+        s.features[0][s.count] = feature_index(stm, ours, piece, sq) as u16;
+        s.features[1][s.count] = feature_index(!stm, theirs, piece, sq) as u16;
         s.count += 1;
     }
     let white_points = p.result().map_or(0.5, |r| r.white_points());
@@ -54,9 +64,9 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool, buckets: usize) -> Samp
         Color::Black => (-(p.white_score() as f32), 1.0 - white_points),
     };
     s.target = lambda * sigmoid(score / SIGMOID_SCALE) + (1.0 - lambda) * points;
-    let bucket = output_bucket(s.count as u32, buckets);
-    s.w2 = W2 + bucket * 2 * HIDDEN;
-    s.b2 = b2(buckets) + bucket;
+    let bucket = output_bucket(s.count as u32, shape.buckets);
+    s.w2 = shape.w2() + bucket * 2 * HIDDEN;
+    s.b2 = shape.b2() + bucket;
     s
 }
 
@@ -70,7 +80,9 @@ const _: () = assert!(HIDDEN.is_multiple_of(BLOCK), "whole blocks");
 /// The accumulators of both perspectives (float, before the activation).
 #[inline(always)]
 fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
-    let bias: &[f32; HIDDEN] = params[B1..W2].try_into().expect("HIDDEN biases");
+    let bias: &[f32; HIDDEN] = params[s.b1..s.b1 + HIDDEN]
+        .try_into()
+        .expect("HIDDEN biases");
     let mut acc = [[0.0; HIDDEN]; 2];
     for (side, acc) in acc.iter_mut().enumerate() {
         let features = &s.features[side][..s.count];
@@ -136,7 +148,7 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
             let slope = g * w[i] * 2.0 * a;
             d[i] = if inside { slope } else { 0.0 };
         }
-        let bias: &mut [f32; HIDDEN] = (&mut grad[B1..W2]).try_into().expect("biases");
+        let bias: &mut [f32; HIDDEN] = (&mut grad[s.b1..s.b1 + HIDDEN]).try_into().expect("biases");
         for i in 0..HIDDEN {
             bias[i] += d[i];
         }
@@ -160,7 +172,7 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
 #[derive(Clone, Copy)]
 struct Pass<'a> {
     params: &'a [f32],
-    buckets: usize,
+    shape: Shape,
     lambda: f32,
 }
 
@@ -191,7 +203,7 @@ fn add_gradients_portable(
     let mut loss = 0.0f64;
     for &id in ids {
         let p = &data[(id & !MIRROR_BIT) as usize];
-        let s = sample(p, pass.lambda, id & MIRROR_BIT != 0, pass.buckets);
+        let s = sample(p, pass.lambda, id & MIRROR_BIT != 0, pass.shape);
         loss += backward(pass.params, &s, grad) as f64;
     }
     loss
@@ -218,7 +230,7 @@ fn summed_loss(pass: Pass, data: &[PackedPosition]) -> f64 {
 fn summed_loss_portable(pass: Pass, data: &[PackedPosition]) -> f64 {
     data.iter()
         .map(|p| {
-            let s = sample(p, pass.lambda, false, pass.buckets);
+            let s = sample(p, pass.lambda, false, pass.shape);
             let pred = sigmoid(output(pass.params, &s, &accumulate(pass.params, &s)));
             ((pred - s.target) * (pred - s.target)) as f64
         })
@@ -249,7 +261,7 @@ impl Workers {
         lambda: f32,
     ) -> f64 {
         let chunk = ids.len().div_ceil(self.grads.len());
-        let (params, buckets) = (&model.params, model.buckets());
+        let (params, shape) = (&model.params, model.shape());
         let losses: Vec<f64> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .grads
@@ -260,7 +272,7 @@ impl Workers {
                         grad.fill(0.0);
                         let pass = Pass {
                             params,
-                            buckets,
+                            shape,
                             lambda,
                         };
                         add_gradients(pass, data, ids, grad)
@@ -297,14 +309,14 @@ impl Workers {
             return 0.0;
         }
         let chunk = data.len().div_ceil(self.grads.len());
-        let (params, buckets) = (&model.params, model.buckets());
+        let (params, shape) = (&model.params, model.shape());
         let total: f64 = std::thread::scope(|scope| {
             let handles: Vec<_> = data
                 .chunks(chunk)
                 .map(|part| {
                     let pass = Pass {
                         params,
-                        buckets,
+                        shape,
                         lambda,
                     };
                     scope.spawn(move || summed_loss(pass, part))
@@ -319,6 +331,6 @@ impl Workers {
 /// The float network's score in centipawns of a packed position for the side to move
 /// (to compare with the quantized network).
 pub fn float_eval(model: &Model, p: &PackedPosition) -> f32 {
-    let s = sample(p, 0.0, false, model.buckets());
+    let s = sample(p, 0.0, false, model.shape());
     output(&model.params, &s, &accumulate(&model.params, &s)) * crate::nnue::EVAL_SCALE as f32
 }

@@ -23,10 +23,10 @@ mod model;
 pub mod validate;
 
 pub use batch::float_eval;
-pub use model::Model;
+pub use model::{Model, Shape};
 
 use crate::data::PackedPosition;
-use crate::nnue::{Network, EVAL_SCALE};
+use crate::nnue::{KingBuckets, Network, EVAL_SCALE};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
@@ -66,6 +66,8 @@ pub struct TrainConfig {
     pub mirror: bool,
     /// Output buckets: 1, or [`crate::nnue::OUTPUT_BUCKETS`] by material.
     pub output_buckets: usize,
+    /// The inputs' king buckets.
+    pub king_buckets: KingBuckets,
 }
 
 impl Default for TrainConfig {
@@ -83,6 +85,7 @@ impl Default for TrainConfig {
             out_dir: PathBuf::from("train-out"),
             mirror: true,
             output_buckets: crate::nnue::OUTPUT_BUCKETS,
+            king_buckets: KingBuckets::None,
         }
     }
 }
@@ -109,13 +112,13 @@ pub enum TrainError {
     TooLittleData(usize),
     /// Writing a checkpoint or a network failed.
     Io(std::io::Error),
-    /// The checkpoint to resume or the warm start has another number of output buckets
-    /// than asked for.
-    Buckets {
-        /// In the checkpoint.
-        checkpoint: usize,
+    /// The checkpoint to resume or the warm start has another shape (output buckets,
+    /// king buckets) than asked for.
+    Shape {
+        /// Of the checkpoint or the warm start.
+        start: Shape,
         /// Asked for.
-        asked: usize,
+        asked: Shape,
     },
 }
 
@@ -124,9 +127,9 @@ impl std::fmt::Display for TrainError {
         match self {
             TrainError::TooLittleData(n) => write!(f, "{n} positions are too few to train on"),
             TrainError::Io(e) => write!(f, "cannot write the trainer's output: {e}"),
-            TrainError::Buckets { checkpoint, asked } => write!(
+            TrainError::Shape { start, asked } => write!(
                 f,
-                "the starting weights (checkpoint or --init) have {checkpoint} output buckets, {asked} asked for (--output-buckets)"
+                "the starting weights (checkpoint or --init) are {start}, {asked} asked for (--output-buckets, --king-buckets)"
             ),
         }
     }
@@ -138,6 +141,7 @@ impl std::error::Error for TrainError {}
 pub fn export(model: &Model) -> Vec<u8> {
     let q = model.quantize();
     Network::file_bytes(
+        q.kings,
         &q.feature_weights,
         &q.feature_bias,
         &q.output_weights,
@@ -166,12 +170,13 @@ pub fn train(
     // positions. A resumed run draws (and drops) the initial weights too, so its shuffles
     // are those of the run it continues.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let fresh = Model::random(&mut rng, cfg.output_buckets);
+    let asked = Shape::new(cfg.king_buckets, cfg.output_buckets);
+    let fresh = Model::random(&mut rng, asked);
     let (mut model, first_epoch) = start.unwrap_or((fresh, 0));
-    if model.buckets() != cfg.output_buckets {
-        return Err(TrainError::Buckets {
-            checkpoint: model.buckets(),
-            asked: cfg.output_buckets,
+    if model.shape() != asked {
+        return Err(TrainError::Shape {
+            start: model.shape(),
+            asked,
         });
     }
     std::fs::create_dir_all(&cfg.out_dir).map_err(TrainError::Io)?;

@@ -5,30 +5,69 @@
 //! them alike.
 
 use super::WEIGHT_CLIP;
-use crate::nnue::{Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
+use crate::nnue::{KingBuckets, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// Offsets of each parameter block in the flat vector.
+/// Where the input weights start in the flat vector.
 pub(super) const W1: usize = 0;
-pub(super) const B1: usize = W1 + INPUTS * HIDDEN;
-pub(super) const W2: usize = B1 + HIDDEN;
 
-/// Where the output biases start in a model of `buckets` output buckets.
-pub(super) const fn b2(buckets: usize) -> usize {
-    W2 + buckets * 2 * HIDDEN
+/// What sets a model's size: its inputs' king buckets and its output buckets (1 or
+/// [`OUTPUT_BUCKETS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The inputs' king buckets.
+    pub kings: KingBuckets,
+    /// Output buckets.
+    pub buckets: usize,
 }
 
-/// Number of parameters of a model of `buckets` output buckets.
-pub(super) const fn params(buckets: usize) -> usize {
-    params_of(HIDDEN, buckets)
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}->{HIDDEN}x2->{}", self.kings, self.buckets)
+    }
 }
 
-/// Number of parameters of a model `hidden` neurons wide with `buckets` output buckets.
-const fn params_of(hidden: usize, buckets: usize) -> usize {
-    (INPUTS + 1 + 2 * buckets) * hidden + buckets
+impl Shape {
+    /// Every shape the trainer makes.
+    pub const ALL: [Shape; 4] = [
+        Shape::new(KingBuckets::None, 1),
+        Shape::new(KingBuckets::None, OUTPUT_BUCKETS),
+        Shape::new(KingBuckets::Mirrored4, 1),
+        Shape::new(KingBuckets::Mirrored4, OUTPUT_BUCKETS),
+    ];
+
+    /// The shape with these king buckets and output buckets.
+    pub const fn new(kings: KingBuckets, buckets: usize) -> Shape {
+        Shape { kings, buckets }
+    }
+
+    /// Where the accumulator biases start.
+    pub(super) const fn b1(self) -> usize {
+        W1 + self.kings.inputs() * HIDDEN
+    }
+
+    /// Where the output weights start.
+    pub(super) const fn w2(self) -> usize {
+        self.b1() + HIDDEN
+    }
+
+    /// Where the output biases start.
+    pub(super) const fn b2(self) -> usize {
+        self.w2() + self.buckets * 2 * HIDDEN
+    }
+
+    /// Number of parameters.
+    pub(super) const fn params(self) -> usize {
+        self.params_of(HIDDEN)
+    }
+
+    /// Number of parameters of a model of this shape `hidden` neurons wide.
+    const fn params_of(self, hidden: usize) -> usize {
+        (self.kings.inputs() + 1 + 2 * self.buckets) * hidden + self.buckets
+    }
 }
 
 /// Seed of the input weights a widened network's new neurons start with (fixed, so that
@@ -51,12 +90,14 @@ pub struct Model {
     m: Vec<f32>,
     v: Vec<f32>,
     steps: u64,
-    buckets: usize,
+    shape: Shape,
 }
 
 /// The quantized weights of a model, as the engine's network file holds them.
 pub struct Quantized {
-    /// `INPUTS` rows of `HIDDEN`, times `QA`.
+    /// The inputs' king buckets.
+    pub kings: KingBuckets,
+    /// `kings.inputs()` rows of `HIDDEN`, times `QA`.
     pub feature_weights: Vec<i16>,
     /// Times `QA`.
     pub feature_bias: Vec<i16>,
@@ -72,36 +113,57 @@ fn uniform(rng: &mut Xoshiro256PlusPlus, bound: f32) -> f32 {
 }
 
 impl Model {
-    /// Fresh weights with `buckets` output buckets (1 or [`OUTPUT_BUCKETS`]): uniform
-    /// within +-1/sqrt(fan-in) of each layer, biases zero.
-    pub fn random(rng: &mut Xoshiro256PlusPlus, buckets: usize) -> Model {
-        assert!(
-            [1, OUTPUT_BUCKETS].contains(&buckets),
-            "{buckets} output buckets"
-        );
-        let total = params(buckets);
-        let mut params = vec![0.0; total];
+    /// Fresh weights of `shape`: uniform within +-1/sqrt(fan-in) of each layer (the
+    /// fan-in of the first is the 32 pieces at most of one set of 768 inputs, whatever
+    /// the king buckets), biases zero.
+    pub fn random(rng: &mut Xoshiro256PlusPlus, shape: Shape) -> Model {
+        assert!(Shape::ALL.contains(&shape), "shape {shape}");
+        let mut params = vec![0.0; shape.params()];
         let first = 1.0 / (INPUTS as f32).sqrt();
         let second = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        for p in &mut params[W1..B1] {
+        for p in &mut params[W1..shape.b1()] {
             *p = uniform(rng, first);
         }
-        for p in &mut params[W2..b2(buckets)] {
+        for p in &mut params[shape.w2()..shape.b2()] {
             *p = uniform(rng, second);
         }
-        Model::with_params(params, buckets)
+        Model::with_params(params, shape)
     }
 
     /// A model holding `params` with a fresh optimiser (no steps taken).
-    fn with_params(params: Vec<f32>, buckets: usize) -> Model {
+    fn with_params(params: Vec<f32>, shape: Shape) -> Model {
         let total = params.len();
+        debug_assert_eq!(total, shape.params());
         Model {
             params,
             m: vec![0.0; total],
             v: vec![0.0; total],
             steps: 0,
-            buckets,
+            shape,
         }
+    }
+
+    /// This model with its inputs split into `kings` buckets, each starting as a copy of
+    /// its one set, with a fresh optimiser: how a king-bucketed network warm-starts from
+    /// one without. It evaluates a position as this model evaluates the position seen
+    /// by each side with its king on the a- to d-files (mirrored left to right when the
+    /// king is on the e- to h-files): what a network trained on mirrored copies of its
+    /// positions nearly always agrees with.
+    pub fn with_king_buckets(self, kings: KingBuckets) -> Result<Model, Shape> {
+        let shape = Shape::new(kings, self.shape.buckets);
+        if self.shape.kings == kings {
+            return Ok(self);
+        }
+        if self.shape.kings != KingBuckets::None {
+            return Err(self.shape);
+        }
+        let (rows, rest) = self.params.split_at(self.shape.b1());
+        let mut params = Vec::with_capacity(shape.params());
+        for _ in 0..kings.count() {
+            params.extend_from_slice(rows);
+        }
+        params.extend_from_slice(rest);
+        Ok(Model::with_params(params, shape))
     }
 
     /// The float weights of a quantized network, each integer divided by its scale, with
@@ -117,7 +179,7 @@ impl Model {
             .chain(ow.iter().map(|&w| f32::from(w) / qb))
             .chain(ob.iter().map(|&b| b as f32 / qab))
             .collect();
-        Model::with_params(params, ob.len())
+        Model::with_params(params, Shape::new(net.kings(), ob.len()))
     }
 
     /// The starting point of a warm-started run (`ladya train --init`): a float weights
@@ -131,7 +193,7 @@ impl Model {
             Some(m) if m == WEIGHTS_MAGIC => Model::weights_from_bytes(&bytes),
             Some(m) if m == CHECKPOINT_MAGIC => {
                 let (model, _) = Model::load_checkpoint(path)?;
-                Ok(Model::with_params(model.params, model.buckets))
+                Ok(Model::with_params(model.params, model.shape))
             }
             Some(m) if m == NETWORK_MAGIC => Network::from_bytes(&bytes)
                 .map(|net| Model::from_network(&net))
@@ -163,10 +225,11 @@ impl Model {
             .get(8..16)
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
             .unwrap_or(0);
-        let Some((hidden, buckets)) = [1, OUTPUT_BUCKETS].into_iter().find_map(|b| {
-            let per_neuron = INPUTS + 1 + 2 * b;
-            let hidden = count.checked_sub(b)? / per_neuron;
-            (hidden > 0 && hidden <= HIDDEN && params_of(hidden, b) == count).then_some((hidden, b))
+        let Some((hidden, shape)) = Shape::ALL.into_iter().find_map(|shape| {
+            let per_neuron = shape.params_of(1) - shape.buckets;
+            let hidden = count.checked_sub(shape.buckets)? / per_neuron;
+            (hidden > 0 && hidden <= HIDDEN && shape.params_of(hidden) == count)
+                .then_some((hidden, shape))
         }) else {
             return Err(invalid("float weights of another architecture"));
         };
@@ -178,16 +241,26 @@ impl Model {
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let weights = if hidden < HIDDEN {
-            widen(&weights, hidden, buckets)
+            widen(&weights, hidden, shape)
         } else {
             weights
         };
-        Ok(Model::with_params(weights, buckets))
+        Ok(Model::with_params(weights, shape))
     }
 
     /// Output buckets.
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.shape.buckets
+    }
+
+    /// The inputs' king buckets.
+    pub fn kings(&self) -> KingBuckets {
+        self.shape.kings
+    }
+
+    /// The model's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// One AdamW step with the summed gradient of `batch` positions.
@@ -210,14 +283,22 @@ impl Model {
     /// The weights rounded to the engine's integers.
     pub fn quantize(&self) -> Quantized {
         let q16 = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let shape = self.shape;
         Quantized {
-            feature_weights: self.params[W1..B1].iter().map(|&x| q16(x, QA)).collect(),
-            feature_bias: self.params[B1..W2].iter().map(|&x| q16(x, QA)).collect(),
-            output_weights: self.params[W2..b2(self.buckets)]
+            kings: shape.kings,
+            feature_weights: self.params[W1..shape.b1()]
+                .iter()
+                .map(|&x| q16(x, QA))
+                .collect(),
+            feature_bias: self.params[shape.b1()..shape.w2()]
+                .iter()
+                .map(|&x| q16(x, QA))
+                .collect(),
+            output_weights: self.params[shape.w2()..shape.b2()]
                 .iter()
                 .map(|&x| q16(x, QB))
                 .collect(),
-            output_bias: self.params[b2(self.buckets)..]
+            output_bias: self.params[shape.b2()..]
                 .iter()
                 .map(|&x| (x * (QA * QB) as f32).round() as i32)
                 .collect(),
@@ -250,13 +331,13 @@ impl Model {
             return Err(bad("not a checkpoint"));
         }
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let Some(buckets) = [1, OUTPUT_BUCKETS]
+        let Some(shape) = Shape::ALL
             .into_iter()
-            .find(|&b| word(8) == params(b) as u64)
+            .find(|&shape| word(8) == shape.params() as u64)
         else {
             return Err(bad("checkpoint of another architecture"));
         };
-        let total = params(buckets);
+        let total = shape.params();
         if bytes.len() != 32 + 12 * total {
             return Err(bad("truncated checkpoint"));
         }
@@ -271,7 +352,7 @@ impl Model {
             m: floats(1),
             v: floats(2),
             steps: word(24),
-            buckets,
+            shape,
         };
         Ok((model, word(16) as usize))
     }
@@ -283,18 +364,18 @@ impl Model {
 /// did, and training grows into the new neurons: their output weights' gradient is their
 /// activation, which the random inputs make nonzero (with zero inputs as well, no
 /// gradient would ever reach them).
-fn widen(narrow: &[f32], from: usize, buckets: usize) -> Vec<f32> {
+fn widen(narrow: &[f32], from: usize, shape: Shape) -> Vec<f32> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(WIDEN_SEED);
     let bound = 1.0 / (INPUTS as f32).sqrt();
     let new = HIDDEN - from;
-    let mut wide = Vec::with_capacity(params(buckets));
-    let (input_weights, rest) = narrow.split_at(INPUTS * from);
+    let mut wide = Vec::with_capacity(shape.params());
+    let (input_weights, rest) = narrow.split_at(shape.kings.inputs() * from);
     for row in input_weights.chunks_exact(from) {
         wide.extend_from_slice(row);
         wide.extend((0..new).map(|_| uniform(&mut rng, bound)));
     }
     let (biases, rest) = rest.split_at(from);
-    let (output_weights, output_biases) = rest.split_at(buckets * 2 * from);
+    let (output_weights, output_biases) = rest.split_at(shape.buckets * 2 * from);
     // The biases, then each bucket's two halves (side to move, other side): each a row
     // of `from` followed by `new` zeros.
     for row in std::iter::once(biases).chain(output_weights.chunks_exact(from)) {
@@ -302,7 +383,7 @@ fn widen(narrow: &[f32], from: usize, buckets: usize) -> Vec<f32> {
         wide.resize(wide.len() + new, 0.0);
     }
     wide.extend_from_slice(output_biases);
-    debug_assert_eq!(wide.len(), params(buckets));
+    debug_assert_eq!(wide.len(), shape.params());
     wide
 }
 
