@@ -302,6 +302,9 @@ def step_train(st, work, args, kind):
            "--batch-size", str(BATCH), "--lr", str(WARM_LR if kind == "warm" else SCRATCH_LR),
            "--lambda", str(LAMBDA), "--out-dir", str(out_dir), "--threads", str(args.threads),
            "--seed", str(args.seed), "--output-buckets", "8"]
+    if st.get("king_buckets", 1) != 1:
+        # From a network without king buckets, `--init` copies its inputs into each one.
+        cmd += ["--king-buckets", str(st["king_buckets"])]
     if args.smoke:
         cmd += ["--limit", "200000"]
     if kind == "warm":
@@ -526,6 +529,7 @@ def entry(st, args):
             (" --syzygy" if args.syzygy else "") + \
             (" --warm-only" if st.get("warm_only") else "") + \
             (" --skip-shared" if st.get("skip_shared") else "") + \
+            (f" --king-buckets {st['king_buckets']}" if st.get("king_buckets", 1) != 1 else "") + \
             "".join(f" --replay {Path(f).name}" for f in st.get("replay", []))
     lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
               f"--threads {args.threads}{flags}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
@@ -648,6 +652,9 @@ def main():
                     help="train on the new games and the --replay files only, not on "
                          "../shared/data/selfplay: for when what is there are generations the shipped "
                          "network has long outgrown (the hand-crafted search's and generation 2's games)")
+    ap.add_argument("--king-buckets", type=int, default=1, choices=[1, 4],
+                    help="train networks with 4 mirrored king buckets (768x4 inputs; from a "
+                         "network without them, each bucket starts as a copy of its inputs)")
     ap.add_argument("--syzygy", action="store_true",
                     help="self-play with tablebase adjudication: ../shared/data/syzygy ends a game as soon "
                          "as its tables know the result (5%% fewer positions a game, 2.7%% more positions a "
@@ -694,7 +701,7 @@ def main():
     if st is None:
         st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start,
               "replay": [str(Path(f).resolve()) for f in args.replay],
-              "skip_shared": args.skip_shared}
+              "skip_shared": args.skip_shared, "king_buckets": args.king_buckets}
     log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
     if "build" not in st:
         step_build(st, work, args)
