@@ -23,17 +23,18 @@ pub enum KingBuckets {
     #[default]
     None,
     /// Four sets by the king's square, seen from the perspective's side, after mirroring
-    /// the king onto the a- to d-files: a1-b1, c1-d1, the second rank, the rest.
+    /// the king onto the a- to d-files: a1-c1, d1, the second rank, the rest.
     Mirrored4,
 }
 
 /// The bucket of each square of the a- to d-files (indexed by `rank * 4 + file`, from
 /// the perspective's own side) in [`KingBuckets::Mirrored4`]: the corner where castled
-/// kings stand, the centre of the back rank where uncastled ones do, the rank above them,
-/// and everything else (active kings, mostly in endings).
+/// kings stand (c1 and g1, folded onto c1 and b1, and the squares beside them), the
+/// centre of the back rank where uncastled ones do (d1 and e1), the rank above them, and
+/// everything else (active kings, mostly in endings).
 #[rustfmt::skip]
 const MIRRORED4: [u8; 32] = [
-    0, 0, 1, 1,
+    0, 0, 0, 1,
     2, 2, 2, 2,
     3, 3, 3, 3,
     3, 3, 3, 3,
@@ -188,6 +189,12 @@ mod tests {
         assert_eq!(k.orientation(Color::Black, Square::G8), g1);
         let e1 = k.orientation(Color::White, Square::E1);
         assert_eq!(e1.offset, INPUTS as u16);
+        assert_eq!(
+            k.orientation(Color::White, Square::D1).offset,
+            INPUTS as u16
+        );
+        // Castled long or short, the same set.
+        assert_eq!(k.orientation(Color::White, Square::C1).offset, 0);
         assert_eq!(
             k.orientation(Color::White, Square::E2).offset,
             2 * INPUTS as u16
