@@ -59,6 +59,24 @@ fn with_king_buckets_too_across_king_moves_that_change_the_bucket_or_the_mirror(
     let (_, net) = random_shaped(8, Shape::new(KingBuckets::Mirrored4, OUTPUT_BUCKETS));
     assert_eq!(net.kings(), KingBuckets::Mirrored4);
     walk_and_compare(&net, 12);
+    // One stack for networks of both layouts in turn, as `EvalFile` changes between
+    // searches: each reset starts afresh.
+    let (_, plain) = random_network(9);
+    let mut stack = AccumulatorStack::new();
+    for (i, pos) in walked(13, 60, 20).iter().enumerate() {
+        let net = if i % 2 == 0 { &net } else { &plain };
+        stack.reset(net, pos);
+        for mv in pos.legal_moves().as_slice().iter().take(8) {
+            let mut after = pos.clone();
+            stack.push_move(&after, *mv);
+            after.make_move(*mv);
+            assert_eq!(
+                stack.evaluate(net, &after),
+                evaluate_from_scratch(net, &after)
+            );
+            stack.pop();
+        }
+    }
 }
 
 /// Random walks from [`starts`], moves, null moves and unmakes, checking the incremental

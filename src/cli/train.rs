@@ -52,7 +52,8 @@ pub struct TrainArgs {
     /// with zero output weights, so training starts from what it computed.
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Do not show positions mirrored left to right.
+    /// Do not show positions mirrored left to right (with king buckets there is nothing
+    /// to show: a mirrored position has the same inputs).
     #[arg(long)]
     pub no_mirror: bool,
     /// Output buckets by material: 1 (one output for every position) or 8.
@@ -124,9 +125,9 @@ fn train_as_asked(
                 .with_king_buckets(cfg.king_buckets)
                 .map_err(|shape| {
                     anyhow::anyhow!(
-                        "--init {} is {shape}: its king buckets cannot be split into {}",
+                        "--init {} is {shape}: pass --king-buckets {}",
                         path.display(),
-                        cfg.king_buckets
+                        shape.kings.count()
                     )
                 })?;
             Some((model, 0))

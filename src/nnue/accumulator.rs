@@ -360,6 +360,7 @@ impl AccumulatorStack {
     /// Records a null move (nothing changes but the side to move).
     #[inline]
     pub fn push_null(&mut self) {
+        // Either colour: an empty delta moves no king.
         self.push(Delta::default(), Color::White);
     }
 
@@ -380,6 +381,10 @@ impl AccumulatorStack {
     /// [`AccumulatorStack::evaluate`], so the AVX2 one adds 16 lanes at once.
     #[inline(always)]
     fn bring_up_to_date(&mut self, net: &Network, pos: &Position) {
+        debug_assert_eq!(
+            net.kings, self.kings,
+            "evaluated with another network than reset"
+        );
         match self.kings {
             KingBuckets::None => self.follow_deltas(net),
             _ => self.follow_deltas_or_refresh(net, pos),

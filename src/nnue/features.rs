@@ -23,7 +23,8 @@ pub enum KingBuckets {
     #[default]
     None,
     /// Four sets by the king's square, seen from the perspective's side, after mirroring
-    /// the king onto the a- to d-files: a1-c1, d1, the second rank, the rest.
+    /// the king onto the a- to d-files: a1-c1, d1, the second rank, the rest. (File code
+    /// 1; the first days' table, a1-b1 and c1-d1, never trained a network kept anywhere.)
     Mirrored4,
 }
 
@@ -128,6 +129,15 @@ impl Orientation {
     }
 }
 
+// The refresh cache has a slot for every orientation of every layout.
+const _: () = {
+    let mut i = 0;
+    while i < KingBuckets::ALL.len() {
+        assert!(KingBuckets::ALL[i].count() * 2 <= Orientation::COUNT);
+        i += 1;
+    }
+};
+
 /// A square as `perspective` sees it: mirrored vertically for Black.
 #[inline(always)]
 fn relative(perspective: Color, sq: usize) -> usize {
@@ -139,7 +149,8 @@ fn relative(perspective: Color, sq: usize) -> usize {
 
 /// The input of `piece` on `sq` seen from `perspective` in `orientation`: the
 /// perspective's own pieces first, squares mirrored vertically for Black, so both sides
-/// see the board the same way.
+/// see the board the same way, and left to right when the orientation says so (its king
+/// on the e- to h-files), in the set of inputs of the orientation's king bucket.
 #[inline(always)]
 pub fn feature_index(
     perspective: Color,

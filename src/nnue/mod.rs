@@ -6,8 +6,9 @@
 //! inputs in one set or one set per bucket of the side's own king square
 //! ([`KingBuckets`]). Each side's accumulator sums one weight row per piece seen from
 //! that side (colour relative to the side, square mirrored vertically for Black, and
-//! left to right in king buckets with the king on the e- to h-files); the two accumulators (side to move first) pass through
-//! SCReLU, `clamp(x, 0, 1)^2`, into one output neuron. The output, times
+//! left to right in king buckets with the king on the e- to h-files); the two
+//! accumulators (side to move first) pass through SCReLU, `clamp(x, 0, 1)^2`, into one
+//! output neuron. The output, times
 //! [`EVAL_SCALE`], is the score in centipawns for the side to move.
 //!
 //! Files, each importing only those listed before it: `features.rs` maps a piece to its

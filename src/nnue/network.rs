@@ -59,8 +59,8 @@ const MAGIC: &[u8; 8] = b"LADYANUE";
 const VERSION: u32 = 1;
 const ACTIVATION_SCRELU: u32 = 1;
 const HEADER_BYTES: usize = 64;
-/// Header bytes 12..40 for a network of `buckets` output buckets: inputs, hidden,
-/// buckets, activation, QA, QB, scale.
+/// Header bytes 12..40 for a network with `kings` king buckets and `buckets` output
+/// buckets: inputs, hidden, buckets, activation, QA, QB, scale.
 const fn architecture(kings: KingBuckets, buckets: usize) -> [u32; 7] {
     [
         kings.inputs() as u32,
@@ -73,7 +73,8 @@ const fn architecture(kings: KingBuckets, buckets: usize) -> [u32; 7] {
     ]
 }
 
-/// Bytes after the header of a network of `buckets` output buckets.
+/// Bytes after the header of a network with `kings` king buckets and `buckets` output
+/// buckets.
 const fn body_bytes(kings: KingBuckets, buckets: usize) -> usize {
     2 * (kings.inputs() * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
@@ -117,7 +118,7 @@ impl std::fmt::Display for NetworkError {
             }
             NetworkError::Magic => write!(f, "not a Ladya network (bad magic)"),
             NetworkError::Version(v) => write!(f, "network format version {v} (this build reads {VERSION})"),
-            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768 or 768x4 king buckets ->{HIDDEN}x2->1 or {OUTPUT_BUCKETS} buckets, SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
+            NetworkError::Architecture(a) => write!(f, "network architecture {a} (this build runs 768 or 768x4 (king buckets) -> {HIDDEN}x2 -> 1 or {OUTPUT_BUCKETS} buckets, SCReLU, QA {QA}, QB {QB}, scale {EVAL_SCALE})"),
             NetworkError::Hash => write!(f, "network weights do not match their hash (corrupt file)"),
             NetworkError::OutputWeight(w) => write!(f, "output weight {w} out of range (|w| <= {MAX_OUTPUT_WEIGHT})"),
         }

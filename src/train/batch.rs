@@ -3,7 +3,7 @@
 use super::model::{Model, Shape, W1};
 use super::SIGMOID_SCALE;
 use crate::data::PackedPosition;
-use crate::nnue::{feature_index, output_bucket, HIDDEN};
+use crate::nnue::{feature_index, output_bucket, KingBuckets, HIDDEN};
 use crate::types::{Color, PieceType, Square};
 
 /// Per-thread gradient buffers, reused from batch to batch.
@@ -43,7 +43,12 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool, shape: Shape) -> Sample
         w2: 0,
         b2: 0,
     };
-    let flip = if mirror { 7 } else { 0 };
+    // With king buckets a mirrored position has the very same inputs: no work to do.
+    let flip = if mirror && shape.kings == KingBuckets::None {
+        7
+    } else {
+        0
+    };
     let mut kings = [Square::new(0); 2];
     for (piece, sq) in p.pieces() {
         if piece.kind() == PieceType::King {
