@@ -650,8 +650,10 @@ def main():
                          "could not be published) trained on after the shared ones, before the new games")
     ap.add_argument("--skip-shared", action="store_true",
                     help="train on the new games and the --replay files only, not on "
-                         "../shared/data/selfplay: for when what is there are generations the shipped "
-                         "network has long outgrown (the hand-crafted search's and generation 2's games)")
+                         "../shared/data/selfplay. Measured on generation 19: 3.0M of the "
+                         "predecessor's games alone were learnt by heart (-28.7 at 5,000 nodes), "
+                         "the same after the old games were not (-1.3): keep the old games unless "
+                         "the new ones are many millions")
     ap.add_argument("--king-buckets", type=int, default=1, choices=[1, 4],
                     help="train networks with 4 mirrored king buckets (768x4 inputs; from a "
                          "network without them, each bucket starts as a copy of its inputs)")
