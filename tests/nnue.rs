@@ -225,7 +225,7 @@ fn a_network_split_into_king_buckets_evaluates_as_it_did_on_the_folded_board() {
     let (model, net) = random_network(31);
     let split = model
         .clone()
-        .with_king_buckets(KingBuckets::Mirrored4)
+        .with_king_buckets(KingBuckets::Mirrored4, false)
         .unwrap();
     assert_eq!(split.kings(), KingBuckets::Mirrored4);
     let split_net = Network::from_bytes(&export(&split)).unwrap();
@@ -257,15 +257,62 @@ fn a_network_split_into_king_buckets_evaluates_as_it_did_on_the_folded_board() {
     assert!(same_side > 1000 && mixed > 100, "{same_side} and {mixed}");
     // Split once is enough: a split network cannot be split again into another layout,
     // and splitting into the layout it has changes nothing.
-    assert!(split.clone().with_king_buckets(KingBuckets::None).is_err());
+    assert!(split
+        .clone()
+        .with_king_buckets(KingBuckets::None, false)
+        .is_err());
     let again = split
         .clone()
-        .with_king_buckets(KingBuckets::Mirrored4)
+        .with_king_buckets(KingBuckets::Mirrored4, false)
         .unwrap();
     assert!(export(&again) == export(&split));
-    // Its float weights and checkpoints load back as what they are.
+    // Factorised, the old set is the shared one and the buckets' own rows start at zero:
+    // the very same network.
+    let factorised = model
+        .clone()
+        .with_king_buckets(KingBuckets::Mirrored4, true)
+        .unwrap();
+    assert!(factorised.shape().factorised);
+    assert!(export(&factorised) == export(&split));
     let dir = std::env::temp_dir().join(format!("ladya-kings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    factorised.save_weights(&dir.join("f.float")).unwrap();
+    assert_eq!(
+        Model::load_init(&dir.join("f.float")).unwrap().shape(),
+        factorised.shape()
+    );
+    // A factorised run trains and exports a king-bucketed network the engine loads.
+    let cfg = TrainConfig {
+        epochs: 2,
+        batch_size: 256,
+        validation_share: 0.1,
+        out_dir: dir.join("run"),
+        king_buckets: KingBuckets::Mirrored4,
+        factorise: true,
+        ..TrainConfig::default()
+    };
+    let mut losses = Vec::new();
+    let trained = ladya::train::train(
+        &cfg,
+        &sample_positions(),
+        Some((factorised, 0)),
+        &mut |r| losses.push(r.validation_loss),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(losses.iter().all(|l| l.is_finite()), "{losses:?}");
+    let trained_net = Network::from_bytes(&export(&trained)).unwrap();
+    assert_eq!(trained_net.kings(), KingBuckets::Mirrored4);
+    // The trainer's two sets of rows evaluate as their sums, which the network file holds.
+    let summed = trained.unfactorised();
+    assert!(!summed.shape().factorised);
+    assert!(export(&summed) == export(&trained));
+    for pos in walked(34, 40, 5) {
+        let packed = PackedPosition::new(&pos, 0, GameResult::Draw);
+        let (x, y) = (float_eval(&trained, &packed), float_eval(&summed, &packed));
+        assert!((x - y).abs() < 1e-3, "{}: {x} {y}", pos.to_fen());
+    }
+    // Its float weights and checkpoints load back as what they are.
     split.save_weights(&dir.join("split.float")).unwrap();
     let loaded = Model::load_init(&dir.join("split.float")).unwrap();
     assert_eq!(loaded.shape(), split.shape());

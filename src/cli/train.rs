@@ -64,6 +64,11 @@ pub struct TrainArgs {
     /// every bucket.
     #[arg(long, default_value_t = 1)]
     pub king_buckets: usize,
+    /// With king buckets: train one shared set of inputs plus each bucket's difference
+    /// from it (the network written holds the sums), so every position trains the
+    /// shared set.
+    #[arg(long)]
+    pub factorise: bool,
     /// Use at most this many positions (from the start of the data).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -110,6 +115,7 @@ fn train_as_asked(
         output_buckets: args.output_buckets,
         king_buckets: KingBuckets::with_count(args.king_buckets)
             .ok_or_else(|| anyhow::anyhow!("--king-buckets must be 1 or 4"))?,
+        factorise: args.factorise,
         ..TrainConfig::default()
     };
     if ![1, ladya::nnue::OUTPUT_BUCKETS].contains(&cfg.output_buckets) {
@@ -122,7 +128,7 @@ fn train_as_asked(
         (Some(path), _) => Some(Model::load_checkpoint(path)?),
         (None, Some(path)) => {
             let model = Model::load_init(path)?
-                .with_king_buckets(cfg.king_buckets)
+                .with_king_buckets(cfg.king_buckets, cfg.factorise)
                 .map_err(|shape| {
                     anyhow::anyhow!(
                         "--init {} is {shape}: pass --king-buckets {}",

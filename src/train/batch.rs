@@ -3,7 +3,7 @@
 use super::model::{Model, Shape, W1};
 use super::SIGMOID_SCALE;
 use crate::data::PackedPosition;
-use crate::nnue::{feature_index, output_bucket, KingBuckets, HIDDEN};
+use crate::nnue::{feature_index, output_bucket, KingBuckets, HIDDEN, INPUTS};
 use crate::types::{Color, PieceType, Square};
 
 /// Per-thread gradient buffers, reused from batch to batch.
@@ -16,6 +16,9 @@ pub(super) struct Workers {
 /// weights' offset and bias index of its output bucket.
 struct Sample {
     features: [[u16; 32]; 2],
+    /// Where a factorised model's shared rows start (a feature's shared row is its
+    /// piece-square index within its king bucket's set).
+    factor: Option<usize>,
     count: usize,
     target: f32,
     b1: usize,
@@ -37,6 +40,7 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool, shape: Shape) -> Sample
     let stm = p.side_to_move();
     let mut s = Sample {
         features: [[0; 32]; 2],
+        factor: shape.factorised.then(|| shape.factor()),
         count: 0,
         target: 0.0,
         b1: shape.b1(),
@@ -99,6 +103,15 @@ fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
                 let row: &[f32; BLOCK] = params[start..start + BLOCK].try_into().expect("row");
                 for i in 0..BLOCK {
                     block[i] += row[i];
+                }
+            }
+            if let Some(factor) = s.factor {
+                for &f in features {
+                    let start = factor + (f as usize % INPUTS) * HIDDEN + b * BLOCK;
+                    let row: &[f32; BLOCK] = params[start..start + BLOCK].try_into().expect("row");
+                    for i in 0..BLOCK {
+                        block[i] += row[i];
+                    }
                 }
             }
             out.copy_from_slice(&block);
@@ -166,6 +179,16 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
                     (&mut grad[start..start + BLOCK]).try_into().expect("row");
                 for i in 0..BLOCK {
                     row[i] += d[i];
+                }
+            }
+            if let Some(factor) = s.factor {
+                for &f in features {
+                    let start = factor + (f as usize % INPUTS) * HIDDEN + b * BLOCK;
+                    let row: &mut [f32; BLOCK] =
+                        (&mut grad[start..start + BLOCK]).try_into().expect("row");
+                    for i in 0..BLOCK {
+                        row[i] += d[i];
+                    }
                 }
             }
         }

@@ -68,6 +68,8 @@ pub struct TrainConfig {
     pub output_buckets: usize,
     /// The inputs' king buckets.
     pub king_buckets: KingBuckets,
+    /// Train king buckets as a shared set plus each bucket's difference (see [`Shape`]).
+    pub factorise: bool,
 }
 
 impl Default for TrainConfig {
@@ -86,6 +88,7 @@ impl Default for TrainConfig {
             mirror: true,
             output_buckets: crate::nnue::OUTPUT_BUCKETS,
             king_buckets: KingBuckets::None,
+            factorise: false,
         }
     }
 }
@@ -170,7 +173,11 @@ pub fn train(
     // positions. A resumed run draws (and drops) the initial weights too, so its shuffles
     // are those of the run it continues.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let asked = Shape::new(cfg.king_buckets, cfg.output_buckets);
+    let asked = Shape {
+        kings: cfg.king_buckets,
+        buckets: cfg.output_buckets,
+        factorised: cfg.factorise && cfg.king_buckets != KingBuckets::None,
+    };
     let fresh = Model::random(&mut rng, asked);
     let (mut model, first_epoch) = start.unwrap_or((fresh, 0));
     if model.shape() != asked {

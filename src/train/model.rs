@@ -14,39 +14,77 @@ use std::path::Path;
 /// Where the input weights start in the flat vector.
 pub(super) const W1: usize = 0;
 
-/// What sets a model's size: its inputs' king buckets and its output buckets (1 or
-/// [`OUTPUT_BUCKETS`]).
+/// What sets a model's size: its inputs' king buckets, whether they are factorised, and
+/// its output buckets (1 or [`OUTPUT_BUCKETS`]).
+///
+/// A factorised model keeps, beside each king bucket's rows, one shared set of 768 rows
+/// that every bucket adds to its own: every position trains the shared rows, and a bucket's
+/// rows learn only how it differs. The exported network holds the sums, so the engine sees
+/// an ordinary king-bucketed network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// The inputs' king buckets.
     pub kings: KingBuckets,
     /// Output buckets.
     pub buckets: usize,
+    /// Whether the king buckets' rows are trained as a shared set plus each bucket's
+    /// difference.
+    pub factorised: bool,
 }
 
 impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}->{HIDDEN}x2->{}", self.kings, self.buckets)
+        let factorised = if self.factorised { " factorised" } else { "" };
+        write!(
+            f,
+            "{}{factorised}->{HIDDEN}x2->{}",
+            self.kings, self.buckets
+        )
     }
 }
 
 impl Shape {
     /// Every shape the trainer makes.
-    pub const ALL: [Shape; 4] = [
+    pub const ALL: [Shape; 6] = [
         Shape::new(KingBuckets::None, 1),
         Shape::new(KingBuckets::None, OUTPUT_BUCKETS),
         Shape::new(KingBuckets::Mirrored4, 1),
         Shape::new(KingBuckets::Mirrored4, OUTPUT_BUCKETS),
+        Shape::factorised(KingBuckets::Mirrored4, 1),
+        Shape::factorised(KingBuckets::Mirrored4, OUTPUT_BUCKETS),
     ];
 
     /// The shape with these king buckets and output buckets.
     pub const fn new(kings: KingBuckets, buckets: usize) -> Shape {
-        Shape { kings, buckets }
+        Shape {
+            kings,
+            buckets,
+            factorised: false,
+        }
+    }
+
+    /// The shape with these king buckets, factorised, and output buckets.
+    pub const fn factorised(kings: KingBuckets, buckets: usize) -> Shape {
+        Shape {
+            kings,
+            buckets,
+            factorised: true,
+        }
+    }
+
+    /// Where the shared rows of a factorised model start.
+    pub(super) const fn factor(self) -> usize {
+        W1 + self.kings.inputs() * HIDDEN
+    }
+
+    /// Rows of input weights: the king buckets' and the shared ones.
+    const fn input_rows(self) -> usize {
+        self.kings.inputs() + if self.factorised { INPUTS } else { 0 }
     }
 
     /// Where the accumulator biases start.
     pub(super) const fn b1(self) -> usize {
-        W1 + self.kings.inputs() * HIDDEN
+        W1 + self.input_rows() * HIDDEN
     }
 
     /// Where the output weights start.
@@ -66,7 +104,7 @@ impl Shape {
 
     /// Number of parameters of a model of this shape `hidden` neurons wide.
     const fn params_of(self, hidden: usize) -> usize {
-        (self.kings.inputs() + 1 + 2 * self.buckets) * hidden + self.buckets
+        (self.input_rows() + 1 + 2 * self.buckets) * hidden + self.buckets
     }
 }
 
@@ -121,7 +159,13 @@ impl Model {
         let mut params = vec![0.0; shape.params()];
         let first = 1.0 / (INPUTS as f32).sqrt();
         let second = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        for p in &mut params[W1..shape.b1()] {
+        // A factorised model's buckets start with no difference from the shared rows.
+        let first_rows = if shape.factorised {
+            shape.factor()..shape.b1()
+        } else {
+            W1..shape.b1()
+        };
+        for p in &mut params[first_rows] {
             *p = uniform(rng, first);
         }
         for p in &mut params[shape.w2()..shape.b2()] {
@@ -149,9 +193,16 @@ impl Model {
     /// by each side with its king on the a- to d-files (mirrored left to right when the
     /// king is on the e- to h-files): what a network trained on mirrored copies of its
     /// positions nearly always agrees with.
-    pub fn with_king_buckets(self, kings: KingBuckets) -> Result<Model, Shape> {
-        let shape = Shape::new(kings, self.shape.buckets);
-        if self.shape.kings == kings {
+    ///
+    /// `factorised`: the old set becomes the shared rows and every bucket's own rows start
+    /// at zero, which evaluates the same.
+    pub fn with_king_buckets(self, kings: KingBuckets, factorised: bool) -> Result<Model, Shape> {
+        let shape = Shape {
+            kings,
+            buckets: self.shape.buckets,
+            factorised: factorised && kings != KingBuckets::None,
+        };
+        if self.shape == shape {
             return Ok(self);
         }
         if self.shape.kings != KingBuckets::None {
@@ -159,8 +210,13 @@ impl Model {
         }
         let (rows, rest) = self.params.split_at(self.shape.b1());
         let mut params = Vec::with_capacity(shape.params());
-        for _ in 0..kings.count() {
+        if shape.factorised {
+            params.resize(kings.inputs() * HIDDEN, 0.0);
             params.extend_from_slice(rows);
+        } else {
+            for _ in 0..kings.count() {
+                params.extend_from_slice(rows);
+            }
         }
         params.extend_from_slice(rest);
         Ok(Model::with_params(params, shape))
@@ -280,16 +336,36 @@ impl Model {
         }
     }
 
+    /// A factorised model's weights as the network holds them: each bucket's rows plus
+    /// the shared rows (with a fresh optimiser); any other model as it is.
+    pub fn unfactorised(&self) -> Model {
+        let shape = self.shape;
+        if !shape.factorised {
+            return self.clone();
+        }
+        let shared = &self.params[shape.factor()..shape.b1()];
+        let mut params: Vec<f32> = self.params[W1..shape.factor()]
+            .chunks_exact(INPUTS * HIDDEN)
+            .flat_map(|set| set.iter().zip(shared).map(|(&w, &s)| w + s))
+            .collect();
+        params.extend_from_slice(&self.params[shape.b1()..]);
+        Model::with_params(params, Shape::new(shape.kings, shape.buckets))
+    }
+
     /// The weights rounded to the engine's integers.
     pub fn quantize(&self) -> Quantized {
         let q16 = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
         let shape = self.shape;
+        if shape.factorised {
+            return self.unfactorised().quantize();
+        }
+        let feature_weights = self.params[W1..shape.b1()]
+            .iter()
+            .map(|&x| q16(x, QA))
+            .collect();
         Quantized {
             kings: shape.kings,
-            feature_weights: self.params[W1..shape.b1()]
-                .iter()
-                .map(|&x| q16(x, QA))
-                .collect(),
+            feature_weights,
             feature_bias: self.params[shape.b1()..shape.w2()]
                 .iter()
                 .map(|&x| q16(x, QA))
@@ -369,7 +445,7 @@ fn widen(narrow: &[f32], from: usize, shape: Shape) -> Vec<f32> {
     let bound = 1.0 / (INPUTS as f32).sqrt();
     let new = HIDDEN - from;
     let mut wide = Vec::with_capacity(shape.params());
-    let (input_weights, rest) = narrow.split_at(shape.kings.inputs() * from);
+    let (input_weights, rest) = narrow.split_at(shape.input_rows() * from);
     for row in input_weights.chunks_exact(from) {
         wide.extend_from_slice(row);
         wide.extend((0..new).map(|_| uniform(&mut rng, bound)));
