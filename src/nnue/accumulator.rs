@@ -44,7 +44,9 @@ impl Accumulator {
         };
         for side in Color::ALL {
             let orientation = net.kings.orientation(side, pos.king(side));
-            refresh_side(net, pos, side, orientation, &mut acc.values[side.index()]);
+            let mut sums = CachedSums::empty(net);
+            sums.update(net, pos, side, orientation);
+            acc.values[side.index()] = sums.values;
         }
         acc
     }
@@ -60,24 +62,6 @@ impl Accumulator {
     #[inline]
     pub fn evaluate(&self, net: &Network, side: Color, pieces: u32) -> i32 {
         output::evaluate(net, self.side(side), self.side(!side), pieces)
-    }
-}
-
-/// `side`'s sums for `pos` from scratch, seen in `orientation`.
-fn refresh_side(
-    net: &Network,
-    pos: &Position,
-    side: Color,
-    orientation: Orientation,
-    values: &mut [i16; HIDDEN],
-) {
-    values.copy_from_slice(&net.feature_bias);
-    for sq in pos.occupied() {
-        let piece = pos.piece_on(sq).expect("occupied");
-        add_row(
-            values,
-            row(net, feature_index(side, orientation, piece, sq)),
-        );
     }
 }
 
