@@ -187,7 +187,7 @@ const OPENBENCH_VERBOSE: &str = include_str!("data/openbench_datagen_verbose.pgn
 /// `ladya data pgn` of `inputs` into a fresh file: the records.
 fn import(name: &str, inputs: &[&std::path::Path]) -> Vec<PackedPosition> {
     let out = scratch(name);
-    ladya::data::pgn::import_files(inputs, &out).unwrap();
+    ladya::data::pgn::import_files(inputs, &out, None).unwrap();
     read_all(&out).unwrap()
 }
 

@@ -23,7 +23,8 @@ log-loss of the coefficients that file holds now, so that a refit replaces them 
 it predicts the held-out games better.
 
 Games of a match (`match.py` or fastchess PGNs with each move's score) become records with
-`ladya data pgn --out games.bin GAMES.pgn`.
+`ladya data pgn --out games.bin GAMES.pgn` (`--player NAME` keeps only NAME's moves, where
+the other side is another engine, whose scores are on its own scale).
 """
 
 import argparse

@@ -128,6 +128,10 @@ pub enum DataCommand {
         /// The packed file (created, or appended to when it exists).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Only the moves of the engine of this name (the `White` or `Black` tag), where
+        /// the games are against another engine whose scores are on its own scale.
+        #[arg(long)]
+        player: Option<String>,
         /// PGN files, bzip2-compressed ones or tar archives of either.
         #[arg(required = true)]
         inputs: Vec<std::path::PathBuf>,

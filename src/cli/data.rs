@@ -53,10 +53,14 @@ pub fn run(command: DataCommand) -> Result<()> {
                 report.read as f64 / secs.max(1e-9)
             );
         }
-        DataCommand::Pgn { out, inputs } => {
+        DataCommand::Pgn {
+            out,
+            player,
+            inputs,
+        } => {
             let start = Instant::now();
             let inputs: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
-            let report = ladya::data::pgn::import_files(&inputs, &out)?;
+            let report = ladya::data::pgn::import_files(&inputs, &out, player.as_deref())?;
             say!("{report}");
             say!(
                 "{} now holds {} records; {:.1} s",

@@ -14,7 +14,9 @@
 //! capture or promotion, no mate score, past the first plies. The record holds the score
 //! from White's side in centipawns and the game's result; a game without a result, with a
 //! bad `FEN` tag or an unreadable move gives nothing (one broken game must not label the
-//! others' positions).
+//! others' positions). A match against another engine holds that engine's scores too, on
+//! its own scale: `player` keeps only the moves of the engine named in the `White` or
+//! `Black` tag.
 
 use super::file::{DataError, PackedWriter};
 use super::filter;
@@ -75,9 +77,14 @@ pub fn comment_score(comment: &str) -> Option<MoveScore> {
     Some(MoveScore::Cp(if score.starts_with('-') { -cp } else { cp }))
 }
 
-/// The records a game gives, handed to `keep`; false when the game gives nothing (see
-/// the module documentation).
-pub fn game_records(game: &PgnGame, keep: &mut dyn FnMut(PackedPosition)) -> bool {
+/// The records a game gives, handed to `keep`, from the moves of `player` alone when one is
+/// named (the `White` or `Black` tag); false when the game gives nothing (see the module
+/// documentation).
+pub fn game_records(
+    game: &PgnGame,
+    player: Option<&str>,
+    keep: &mut dyn FnMut(PackedPosition),
+) -> bool {
     let result = match game.result() {
         crate::book::GameResult::WhiteWins => GameResult::WhiteWin,
         crate::book::GameResult::BlackWins => GameResult::BlackWin,
@@ -90,8 +97,20 @@ pub fn game_records(game: &PgnGame, keep: &mut dyn FnMut(PackedPosition)) -> boo
     if played.error.is_some() {
         return false;
     }
+    let plays = |color: Color| {
+        let tag = if color == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        player.is_none_or(|name| game.tag(tag) == Some(name))
+    };
     let mut pos = played.start;
     for (ply, (&mv, comment)) in played.moves.iter().zip(&game.comments).enumerate() {
+        if !plays(pos.side_to_move()) {
+            pos.make_move(mv);
+            continue;
+        }
         if let Some(MoveScore::Cp(cp)) = comment_score(comment) {
             let white = if pos.side_to_move() == Color::White {
                 cp
@@ -108,8 +127,12 @@ pub fn game_records(game: &PgnGame, keep: &mut dyn FnMut(PackedPosition)) -> boo
 }
 
 /// Reads the games of every input (`.pgn`, `.bz2`, `.tar`) and appends their records to
-/// the packed file `output`, in input order.
-pub fn import_files(inputs: &[&Path], output: &Path) -> Result<PgnReport, DataError> {
+/// the packed file `output`, in input order; only `player`'s moves when one is named.
+pub fn import_files(
+    inputs: &[&Path],
+    output: &Path,
+    player: Option<&str>,
+) -> Result<PgnReport, DataError> {
     let mut writer = PackedWriter::append(output)?;
     let mut report = PgnReport::default();
     for &input in inputs {
@@ -123,7 +146,7 @@ pub fn import_files(inputs: &[&Path], output: &Path) -> Result<PgnReport, DataEr
                     .filter(|c| comment_score(c).is_some())
                     .count() as u64;
                 let mut records = Vec::new();
-                if !game_records(&game, &mut |r| records.push(r)) {
+                if !game_records(&game, player, &mut |r| records.push(r)) {
                     report.skipped_games += 1;
                 }
                 writer.write_all(&records)?;
@@ -210,7 +233,7 @@ a6 {-0.30/12} 4. Ba4 {+0.30/12} Nf6 {-0.30/12} 5. O-O {+0.35/13, line=x} Nxe4 {-
     fn keeps_the_positions_datagen_would() {
         let games = parse_pgn(GAME);
         let mut kept = Vec::new();
-        assert!(game_records(&games[0], &mut |r| kept.push(r)));
+        assert!(game_records(&games[0], None, &mut |r| kept.push(r)));
         // Plies 0-7: the opening; Nxe4 a capture; d4 a mate score; b5 and Bb3 unscored.
         let scores: Vec<i16> = kept.iter().map(|r| r.white_score()).collect();
         assert_eq!(
@@ -236,13 +259,26 @@ a6 {-0.30/12} 4. Ba4 {+0.30/12} Nf6 {-0.30/12} 5. O-O {+0.35/13, line=x} Nxe4 {-
     }
 
     #[test]
+    fn a_named_player_keeps_its_own_moves_only() {
+        let games = parse_pgn(GAME);
+        let scores = |player| {
+            let mut kept = Vec::new();
+            assert!(game_records(&games[0], player, &mut |r| kept.push(r)));
+            kept.iter().map(|r| r.white_score()).collect::<Vec<i16>>()
+        };
+        assert_eq!(scores(Some("ladya-dev")), vec![35], "O-O, White's");
+        assert_eq!(scores(Some("ladya-base")), vec![40], "d5, Black's");
+        assert_eq!(scores(Some("someone else")), Vec::<i16>::new());
+    }
+
+    #[test]
     fn a_broken_game_gives_nothing() {
         let unfinished = GAME.replace("1-0", "*");
         let illegal = GAME.replace("Nxe4", "Nxe5");
         for text in [unfinished, illegal] {
             let games = parse_pgn(&text);
             let mut kept = 0;
-            assert!(!game_records(&games[0], &mut |_| kept += 1));
+            assert!(!game_records(&games[0], None, &mut |_| kept += 1));
             assert_eq!(kept, 0);
         }
     }
