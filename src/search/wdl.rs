@@ -11,10 +11,11 @@
 //! draw = 1 - win - loss
 //! ```
 //!
-//! with `a` and `b` cubic in `m`. Fitted on fast self-play (5,000 nodes a move), where
-//! few games are drawn: a level opening reads about 39-22-39, while a level ending with
-//! little material reads mostly as a draw, and an ending needs a larger score than an
-//! opening for the same chances (Ladya's scores of endings run large).
+//! with `a` and `b` cubic in `m`. Fitted on the longest games with Ladya's scores at hand
+//! (SPRTs at 8+0.08, the match against Stockfish at 10+0.1), which it predicts better
+//! than the first fit, on 5,000-node self-play, did: a level opening reads about 36-28-36,
+//! a level ending with little material as the draw it is, and an ending needs a larger
+//! score than an opening for the same chances (Ladya's scores of endings run large).
 
 use super::Score;
 use crate::board::Position;
@@ -22,9 +23,9 @@ use crate::types::PieceType;
 
 /// a(m): the score at which a win is as likely as not, cubic in `m / 58` (highest power
 /// first).
-pub const WDL_A: [f64; 4] = [-1035.88, 2964.51, -2780.04, 939.764];
+pub const WDL_A: [f64; 4] = [-1401.9, 4032.57, -3791.17, 1282.96];
 /// b(m): how quickly the chances change with the score, cubic in `m / 58`.
-pub const WDL_B: [f64; 4] = [-444.792, 1149.11, -908.09, 317.68];
+pub const WDL_B: [f64; 4] = [-337.277, 914.334, -735.594, 271.836];
 /// The material range the model was fitted over (pawn units).
 const MATERIAL_RANGE: (i32, i32) = (17, 78);
 /// The material the polynomials' argument is divided by.
