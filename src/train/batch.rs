@@ -15,10 +15,9 @@ pub(super) struct Workers {
 /// target, how many inputs there are, where the accumulator biases start, and the output
 /// weights' offset and bias index of its output bucket.
 struct Sample {
-    features: [[u16; 32]; 2],
-    /// Where a factorised model's shared rows start (a feature's shared row is its
-    /// piece-square index within its king bucket's set).
-    factor: Option<usize>,
+    /// The rows of input weights each perspective adds: one per piece, and with a
+    /// factorised model one more per piece in the shared set.
+    features: [[u16; 64]; 2],
     count: usize,
     target: f32,
     b1: usize,
@@ -39,8 +38,7 @@ pub(super) const MIRROR_BIT: u32 = 1 << 31;
 fn sample(p: &PackedPosition, lambda: f32, mirror: bool, shape: Shape) -> Sample {
     let stm = p.side_to_move();
     let mut s = Sample {
-        features: [[0; 32]; 2],
-        factor: shape.factorised.then(|| shape.factor()),
+        features: [[0; 64]; 2],
         count: 0,
         target: 0.0,
         b1: shape.b1(),
@@ -67,13 +65,25 @@ fn sample(p: &PackedPosition, lambda: f32, mirror: bool, shape: Shape) -> Sample
         s.features[1][s.count] = feature_index(!stm, theirs, piece, sq) as u16;
         s.count += 1;
     }
+    let pieces = s.count;
+    if shape.factorised {
+        // The shared rows follow the king buckets' (`Shape::factor`): a piece's shared
+        // row is its piece-square index within its bucket's set.
+        let shared = shape.kings.inputs();
+        for side in &mut s.features {
+            for i in 0..pieces {
+                side[pieces + i] = (shared + side[i] as usize % INPUTS) as u16;
+            }
+        }
+        s.count = 2 * pieces;
+    }
     let white_points = p.result().map_or(0.5, |r| r.white_points());
     let (score, points) = match stm {
         Color::White => (p.white_score() as f32, white_points),
         Color::Black => (-(p.white_score() as f32), 1.0 - white_points),
     };
     s.target = lambda * sigmoid(score / SIGMOID_SCALE) + (1.0 - lambda) * points;
-    let bucket = output_bucket(s.count as u32, shape.buckets);
+    let bucket = output_bucket(pieces as u32, shape.buckets);
     s.w2 = shape.w2() + bucket * 2 * HIDDEN;
     s.b2 = shape.b2() + bucket;
     s
@@ -103,15 +113,6 @@ fn accumulate(params: &[f32], s: &Sample) -> [[f32; HIDDEN]; 2] {
                 let row: &[f32; BLOCK] = params[start..start + BLOCK].try_into().expect("row");
                 for i in 0..BLOCK {
                     block[i] += row[i];
-                }
-            }
-            if let Some(factor) = s.factor {
-                for &f in features {
-                    let start = factor + (f as usize % INPUTS) * HIDDEN + b * BLOCK;
-                    let row: &[f32; BLOCK] = params[start..start + BLOCK].try_into().expect("row");
-                    for i in 0..BLOCK {
-                        block[i] += row[i];
-                    }
                 }
             }
             out.copy_from_slice(&block);
@@ -179,16 +180,6 @@ fn backward(params: &[f32], s: &Sample, grad: &mut [f32]) -> f32 {
                     (&mut grad[start..start + BLOCK]).try_into().expect("row");
                 for i in 0..BLOCK {
                     row[i] += d[i];
-                }
-            }
-            if let Some(factor) = s.factor {
-                for &f in features {
-                    let start = factor + (f as usize % INPUTS) * HIDDEN + b * BLOCK;
-                    let row: &mut [f32; BLOCK] =
-                        (&mut grad[start..start + BLOCK]).try_into().expect("row");
-                    for i in 0..BLOCK {
-                        row[i] += d[i];
-                    }
                 }
             }
         }
