@@ -173,11 +173,7 @@ pub fn train(
     // positions. A resumed run draws (and drops) the initial weights too, so its shuffles
     // are those of the run it continues.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
-    let asked = Shape {
-        kings: cfg.king_buckets,
-        buckets: cfg.output_buckets,
-        factorised: cfg.factorise && cfg.king_buckets != KingBuckets::None,
-    };
+    let asked = Shape::asked(cfg.king_buckets, cfg.output_buckets, cfg.factorise);
     let fresh = Model::random(&mut rng, asked);
     let (mut model, first_epoch) = start.unwrap_or((fresh, 0));
     if model.shape() != asked {

@@ -72,6 +72,17 @@ impl Shape {
         }
     }
 
+    /// The shape asked for: factorised only when `factorise` is set and there are king
+    /// buckets to factorise (without them the shared rows would be the only rows).
+    pub const fn asked(kings: KingBuckets, buckets: usize, factorise: bool) -> Shape {
+        let factorised = factorise && !matches!(kings, KingBuckets::None);
+        Shape {
+            kings,
+            buckets,
+            factorised,
+        }
+    }
+
     /// Where the shared rows of a factorised model start.
     pub(super) const fn factor(self) -> usize {
         W1 + self.kings.inputs() * HIDDEN
@@ -197,11 +208,7 @@ impl Model {
     /// `factorised`: the old set becomes the shared rows and every bucket's own rows start
     /// at zero, which evaluates the same.
     pub fn with_king_buckets(self, kings: KingBuckets, factorised: bool) -> Result<Model, Shape> {
-        let shape = Shape {
-            kings,
-            buckets: self.shape.buckets,
-            factorised: factorised && kings != KingBuckets::None,
-        };
+        let shape = Shape::asked(kings, self.shape.buckets, factorised);
         if self.shape == shape {
             return Ok(self);
         }
