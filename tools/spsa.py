@@ -292,6 +292,7 @@ def verify(args):
 
 
 def main():
+    global STATE, LOG
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/ladya",
                     help="a `--features tune` build of ladya")
@@ -308,6 +309,9 @@ def main():
     ap.add_argument("--r-end", type=float, default=LOCAL_R_END, help="a new state's r_end")
     ap.add_argument("--beyond", action="store_true",
                     help="play on past the planned iterations (the a_k and c_k keep decaying)")
+    ap.add_argument("--state", type=Path, default=STATE,
+                    help="the run's state (its log.csv beside it): an earlier run's, e.g. "
+                         "tools/spsa/run2/state.json, for --show")
     ap.add_argument("--show", action="store_true", help="print the parameters and stop")
     ap.add_argument("--apply", action="store_true",
                     help="write the current values into src/search/params/mod.rs and stop")
@@ -323,6 +327,7 @@ def main():
     ap.add_argument("--record", default=str(VERIFY),
                     help="the SPRT's record of game pairs (a new file starts a new SPRT)")
     args = ap.parse_args()
+    STATE, LOG = args.state.resolve(), args.state.resolve().with_name("log.csv")
     args.fastchess = runner.find(args.fastchess)
     if args.verify:
         verify(args)
