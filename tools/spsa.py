@@ -39,9 +39,10 @@ games; a 1,500-iteration plan with it moves a parameter by about a tenth of its 
 for a 5-Elo gradient, less than the noise. A new local state uses `--r-end` (0.005 by
 default), which trades some noise for a run that can finish.
 
-State: `tools/spsa/state.json` (iteration, values, a, c, A, alpha, gamma, seed, planned
-iterations, games), rewritten after every batch, and `tools/spsa/log.csv` (the values
-after each iteration). Both are committed at the end of a session; the next continues
+State: `state.json` in `tools/spsa/` (iteration, values, a, c, A, alpha, gamma, seed,
+planned iterations, games), rewritten after every batch, and `log.csv` beside it (the
+values after each iteration; a finished run's pair moves to a folder of its own, such as
+`tools/spsa/run2/`). Both are committed at the end of a session; the next continues
 where it stopped. The parameters come from `ladya tunables` of the tuning build, so a
 new tunable joins at its default value.
 
