@@ -380,3 +380,32 @@ fn colour_flip_is_an_involution() {
         assert_eq!(f.count_legal_moves(), p.count_legal_moves());
     }
 }
+
+/// `attacked_by` is the set of squares `is_attacked` says a colour attacks, square by
+/// square, along random games from every test position.
+#[test]
+fn attacked_squares_agree_with_is_attacked() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xA77AC);
+    for fen in common::all_test_fens() {
+        let mut pos = Position::from_fen(&fen).unwrap();
+        for _ply in 0..40 {
+            for by in [Color::White, Color::Black] {
+                let attacked = pos.attacked_by(by);
+                for sq in Square::ALL {
+                    let expected = pos.is_attacked(sq, by, pos.occupied());
+                    assert_eq!(
+                        attacked.has(sq),
+                        expected,
+                        "{sq:?} by {by:?} in {}",
+                        pos.to_fen()
+                    );
+                }
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+}

@@ -25,7 +25,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
-use crate::types::{Color, Piece, PieceType, Square};
+use crate::types::{Color, File, Piece, PieceType, Square};
 use std::fmt;
 
 /// The FEN of the standard starting position.
@@ -326,6 +326,32 @@ impl Position {
             || (king_attacks(sq) & self.pieces(PieceType::King) & them).any()
             || ((rook_rays(sq) & orth).any() && (rook_attacks(sq, occ) & orth).any())
             || ((bishop_rays(sq) & diag).any() && (bishop_attacks(sq, occ) & diag).any())
+    }
+
+    /// Every square a piece of `by` attacks (the squares its pawns capture on, not those
+    /// they push to), with the board's occupancy: where a piece of the other side standing
+    /// still could be taken.
+    pub fn attacked_by(&self, by: Color) -> Bitboard {
+        let occ = self.occupied();
+        let pawns = self.colored(by, PieceType::Pawn);
+        let forward = match by {
+            Color::White => pawns.north(),
+            Color::Black => pawns.south(),
+        };
+        let mut attacked = Bitboard(
+            ((forward & !Bitboard::file(File::H)).0 << 1)
+                | ((forward & !Bitboard::file(File::A)).0 >> 1),
+        );
+        for sq in self.colored(by, PieceType::Knight) {
+            attacked |= knight_attacks(sq);
+        }
+        for sq in self.diagonal_sliders(by) {
+            attacked |= bishop_attacks(sq, occ);
+        }
+        for sq in self.orthogonal_sliders(by) {
+            attacked |= rook_attacks(sq, occ);
+        }
+        attacked | king_attacks(self.king(by))
     }
 
     /// Recomputes the checkers and pinned pieces of the side to move.

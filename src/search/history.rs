@@ -4,7 +4,9 @@
 use super::correction::CorrectionHistory;
 use super::params::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
+    USE_THREAT_HISTORY,
 };
+use crate::bitboard::Bitboard;
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::types::{Color, Piece, Square};
@@ -36,6 +38,28 @@ impl PieceTo {
 /// moves, not before the root).
 pub type ContKeys = [Option<PieceTo>; CONT_PLIES];
 
+/// What a quiet move's history is read and learnt under, beside the move itself.
+#[derive(Clone, Copy, Default)]
+pub struct QuietContext {
+    /// The moves one and two plies back (continuation history).
+    pub keys: ContKeys,
+    /// The squares the opponent attacks: the butterfly table keeps apart the same move
+    /// from or to an attacked square and from or to a safe one.
+    pub threats: Bitboard,
+}
+
+impl QuietContext {
+    /// Which of the butterfly table's four quarters `mv` belongs to: whether it leaves
+    /// an attacked square, and whether it lands on one.
+    #[inline]
+    fn quarter(&self, mv: Move) -> usize {
+        if !USE_THREAT_HISTORY {
+            return 0;
+        }
+        2 * self.threats.has(mv.from()) as usize + self.threats.has(mv.to()) as usize
+    }
+}
+
 /// How many earlier plies continuation history looks back at.
 const CONT_PLIES: usize = 2;
 /// (piece, square) pairs: the side of a continuation table.
@@ -50,8 +74,11 @@ fn apply_gravity(entry: &mut i32, delta: i32) {
 
 /// Move-ordering memory that lives across searches (cleared on a new game).
 pub struct History {
-    /// Butterfly history: `[side][from][to]`, how often a quiet move caused a cutoff.
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Butterfly history: `[side][quarter][from][to]`, how often a quiet move caused a
+    /// cutoff, where the quarter says whether it left and whether it reached a square the
+    /// opponent attacks ([`QuietContext`]): a knight's retreat from an attacked square is
+    /// another move than the same retreat in a quiet position. 16 bits an entry.
+    butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
     /// Two killer moves per ply: quiet moves that refuted a sibling.
     killers: [[Move; 2]; MAX_PLY + 8],
     /// The quiet move that last refuted each move, indexed by that move's from and to.
@@ -68,7 +95,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
             continuation: vec![0; CONT_PLIES * PIECE_TO * PIECE_TO].into_boxed_slice(),
@@ -93,19 +120,21 @@ impl History {
         self.killers = [[Move::NONE; 2]; MAX_PLY + 8];
     }
 
-    /// The history score of a quiet move.
+    /// The butterfly score of a quiet move.
     #[inline]
-    pub fn score(&self, side: Color, mv: Move) -> i32 {
-        self.butterfly[side.index()][mv.from().index()][mv.to().index()]
+    pub fn score(&self, side: Color, mv: Move, ctx: &QuietContext) -> i32 {
+        i32::from(self.butterfly[side.index()][ctx.quarter(mv)][mv.from().index()][mv.to().index()])
     }
 
     /// Adds `delta` to the butterfly score of a move, with gravity.
     #[inline]
-    pub fn update(&mut self, side: Color, mv: Move, delta: i32) {
-        apply_gravity(
-            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
-            delta,
-        );
+    fn update(&mut self, side: Color, mv: Move, ctx: &QuietContext, delta: i32) {
+        let entry =
+            &mut self.butterfly[side.index()][ctx.quarter(mv)][mv.from().index()][mv.to().index()];
+        let mut wide = i32::from(*entry);
+        apply_gravity(&mut wide, delta);
+        // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
+        *entry = wide as i16;
     }
 
     /// Where the continuation entry of `this` after `earlier`, `distance` plies back, is.
@@ -131,9 +160,9 @@ impl History {
 
     /// The ordering score of a quiet move `mv` of `piece`: butterfly plus continuation.
     #[inline]
-    pub fn quiet_score(&self, side: Color, piece: Piece, mv: Move, keys: &ContKeys) -> i32 {
+    pub fn quiet_score(&self, side: Color, piece: Piece, mv: Move, ctx: &QuietContext) -> i32 {
         let this = PieceTo { piece, to: mv.to() };
-        self.score(side, mv) + self.continuation(this, keys)
+        self.score(side, mv, ctx) + self.continuation(this, &ctx.keys)
     }
 
     /// Adds `delta` to the butterfly and continuation scores of quiet move `mv` of `piece`.
@@ -142,15 +171,15 @@ impl History {
         side: Color,
         piece: Piece,
         mv: Move,
-        keys: &ContKeys,
+        ctx: &QuietContext,
         delta: i32,
     ) {
-        self.update(side, mv, delta);
+        self.update(side, mv, ctx, delta);
         if !USE_CONT_HISTORY {
             return;
         }
         let this = PieceTo { piece, to: mv.to() };
-        for (distance, key) in keys.iter().enumerate() {
+        for (distance, key) in ctx.keys.iter().enumerate() {
             if let Some(earlier) = *key {
                 let entry = &mut self.continuation[Self::cont_index(distance, earlier, this)];
                 let mut wide = i32::from(*entry);
@@ -215,8 +244,12 @@ mod tests {
             to: Square::D5,
         };
         let keys: ContKeys = [Some(e5), None];
-        h.update_quiet(Color::White, knight, mv, &keys, bonus(6));
-        let butterfly = h.score(Color::White, mv);
+        let ctx = QuietContext {
+            keys,
+            threats: Bitboard::EMPTY,
+        };
+        h.update_quiet(Color::White, knight, mv, &ctx, bonus(6));
+        let butterfly = h.score(Color::White, mv, &ctx);
         assert!(butterfly > 0);
         let this = PieceTo {
             piece: knight,
@@ -228,15 +261,43 @@ mod tests {
         let expected = if USE_CONT_HISTORY { butterfly } else { 0 };
         assert_eq!(h.continuation(this, &keys), expected);
         assert_eq!(
-            h.quiet_score(Color::White, knight, mv, &keys),
+            h.quiet_score(Color::White, knight, mv, &ctx),
             butterfly + expected
         );
         // Gravity keeps every entry within the bound however often it is raised.
-        let both: ContKeys = [Some(e5), Some(d5)];
+        let both = QuietContext {
+            keys: [Some(e5), Some(d5)],
+            threats: Bitboard::EMPTY,
+        };
         for _ in 0..1000 {
             h.update_quiet(Color::White, knight, mv, &both, HISTORY_BONUS_MAX.get());
         }
-        assert!(h.score(Color::White, mv) <= HISTORY_MAX);
-        assert!(h.continuation(this, &both) <= 2 * HISTORY_MAX);
+        assert!(h.score(Color::White, mv, &both) <= HISTORY_MAX);
+        assert!(h.continuation(this, &both.keys) <= 2 * HISTORY_MAX);
+    }
+
+    #[test]
+    fn a_move_from_an_attacked_square_is_learnt_apart() {
+        let mut h = History::default();
+        let retreat = Move::new(Square::F3, Square::G1);
+        let safe = QuietContext::default();
+        let attacked = QuietContext {
+            keys: [None; 2],
+            threats: Bitboard::from_square(Square::F3),
+        };
+        h.update_quiet(
+            Color::White,
+            Piece::WhiteKnight,
+            retreat,
+            &attacked,
+            bonus(8),
+        );
+        assert!(h.score(Color::White, retreat, &attacked) > 0);
+        let expected = if USE_THREAT_HISTORY {
+            0
+        } else {
+            h.score(Color::White, retreat, &attacked)
+        };
+        assert_eq!(h.score(Color::White, retreat, &safe), expected);
     }
 }

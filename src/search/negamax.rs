@@ -10,13 +10,14 @@
 //! 8+0.08, and it solves 287/300 of Win At Chess at 1,000,000 nodes (289 before singular
 //! extensions, which win games but spend some of the node budget on extensions).
 
-use super::history::{bonus, PieceTo};
+use super::history::{bonus, PieceTo, QuietContext};
 use super::legal::{gives_check, is_legal_fast};
 use super::params::*;
 use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
 use super::tt::{TtBound, TtEntry};
 use super::{NodeBest, Raised, Worker, DECISIVE, MATE};
+use crate::bitboard::Bitboard;
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::MoveList;
@@ -207,7 +208,15 @@ impl Worker<'_> {
         // D59; LLR 0.38), counter move +17.4 +- 37.1 (W67 L57 D76; LLR 0.21).
         let original_alpha = alpha;
         let previous = pos.last_move();
-        let cont_keys = self.cont_keys(ply);
+        let side = pos.side_to_move();
+        let quiet_ctx = QuietContext {
+            keys: self.cont_keys(ply),
+            threats: if USE_THREAT_HISTORY {
+                pos.attacked_by(!side)
+            } else {
+                Bitboard::EMPTY
+            },
+        };
         let mut picker = MovePicker::new(
             tt_move,
             if USE_KILLERS {
@@ -221,7 +230,7 @@ impl Worker<'_> {
                 Move::NONE
             },
         )
-        .with_continuation(cont_keys);
+        .with_context(quiet_ctx);
         let mut best = NodeBest {
             score: NO_SCORE,
             mv: Move::NONE,
@@ -229,7 +238,6 @@ impl Worker<'_> {
         };
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
-        let side = pos.side_to_move();
         while let Some(mv) = picker.next(pos, self.history) {
             if mv == excluded {
                 continue;
@@ -335,7 +343,7 @@ impl Worker<'_> {
                         early,
                     };
                     let history = moved.map_or(0, |m| {
-                        self.history.quiet_score(side, m.piece, mv, &cont_keys)
+                        self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
                     });
                     self.reduction(late, history).clamp(0, new_depth - 1)
                 } else {
@@ -397,7 +405,7 @@ impl Worker<'_> {
                     continue;
                 };
                 let delta = if q == best_move { b } else { -b };
-                self.history.update_quiet(side, piece, q, &cont_keys, delta);
+                self.history.update_quiet(side, piece, q, &quiet_ctx, delta);
             }
             self.history.add_killer(ply, best_move);
             self.history.set_counter(previous, best_move);

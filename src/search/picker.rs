@@ -5,7 +5,7 @@
 //! moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
-use super::history::{ContKeys, History};
+use super::history::{History, QuietContext};
 use super::legal::is_legal_fast;
 use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
 use super::see::see_ge;
@@ -68,8 +68,9 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// The moves one and two plies back, for continuation history.
-    cont: ContKeys,
+    /// What quiet moves' history is read under: the moves one and two plies back, the
+    /// squares the opponent attacks.
+    quiet: QuietContext,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     bad: MoveList,
@@ -86,7 +87,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
-            cont: [None; 2],
+            quiet: QuietContext::default(),
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             bad: MoveList::new(),
@@ -96,10 +97,10 @@ impl MovePicker {
         }
     }
 
-    /// Orders quiet moves also by what followed the moves in `cont` (continuation
-    /// history).
-    pub fn with_continuation(mut self, cont: ContKeys) -> MovePicker {
-        self.cont = cont;
+    /// Orders quiet moves by their history under `quiet` (the moves before them, the
+    /// squares the opponent attacks).
+    pub fn with_context(mut self, quiet: QuietContext) -> MovePicker {
+        self.quiet = quiet;
         self
     }
 
@@ -219,7 +220,7 @@ impl MovePicker {
                             let mv = self.moves[i];
                             let score = match pos.piece_on(mv.from()) {
                                 Some(piece) if USE_HISTORY_ORDERING => {
-                                    history.quiet_score(side, piece, mv, &self.cont)
+                                    history.quiet_score(side, piece, mv, &self.quiet)
                                 }
                                 _ => 0,
                             };
@@ -309,10 +310,11 @@ mod tests {
             } else {
                 -500
             };
-            history.update_quiet(side, piece, mv, &[None; 2], delta);
+            history.update_quiet(side, piece, mv, &QuietContext::default(), delta);
         }
+        let none = QuietContext::default();
         let score =
-            |mv: Move| history.quiet_score(side, pos.piece_on(mv.from()).unwrap(), mv, &[None; 2]);
+            |mv: Move| history.quiet_score(side, pos.piece_on(mv.from()).unwrap(), mv, &none);
         let mut expected: Vec<Move> = generated.as_slice().to_vec();
         expected.sort_by_key(|&mv| std::cmp::Reverse(score(mv))); // stable: ties keep order
         let mut picker = MovePicker::new(Move::NONE, [Move::NONE; 2], Move::NONE);

@@ -215,6 +215,9 @@ pub const USE_CORRECTION_HISTORY: bool = true;
 /// Steps 11, 14 and 17 of `negamax`: continuation history (the replies that worked after
 /// the moves one and two plies back) in quiet ordering and reductions.
 pub const USE_CONT_HISTORY: bool = true;
+/// Step 11 of `negamax`: the butterfly history of a quiet move is kept apart by whether it
+/// leaves a square the opponent attacks and whether it reaches one (`history.rs`).
+pub const USE_THREAT_HISTORY: bool = true;
 /// Step 4 of `negamax`: a draw the side to move can reach by repeating with one move
 /// raises alpha to the draw score.
 pub const USE_UPCOMING_REPETITION: bool = true;
