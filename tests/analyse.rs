@@ -106,8 +106,13 @@ fn the_html_report_stands_alone_with_graph_moves_and_a_diagram_of_the_blunder() 
     // The accuracy table, the graph, every move, the blunder with its better move.
     assert!(html.contains("<th>accuracy</th>"));
     assert_eq!(html.matches("<svg").count(), 2, "the graph and one diagram");
+    // Each move as its own text, with or without a mark (what the search thinks of 2. Qh5
+    // at depth 6 depends on the search: an inaccuracy or not).
     for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Qxf7#"] {
-        assert!(html.contains(&format!(">{san}<")), "{san}");
+        let shown = ["<", "?!<", "?<"]
+            .iter()
+            .any(|end| html.contains(&format!(">{san}{end}")));
+        assert!(shown, "{san}");
     }
     assert!(html.contains("class=\"blunder\">Nf6??</span>"));
     assert!(
