@@ -1,13 +1,15 @@
-//! What the search learns about quiet moves: butterfly and continuation history, killers
-//! and counter moves; and, beside them, the evaluation's corrections (`correction.rs`).
+//! What the search learns about moves: butterfly and continuation history, killers and
+//! counter moves for quiet moves, capture history for noisy ones; and, beside them, the
+//! evaluation's corrections (`correction.rs`).
 
 use super::correction::CorrectionHistory;
 use super::params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CAPTURE_HISTORY,
+    USE_CONT_HISTORY,
 };
 use crate::board::Position;
 use crate::chess_move::Move;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, PieceType, Square};
 
 /// A move as continuation history sees it: the piece that moved and where it went.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,6 +43,22 @@ const CONT_PLIES: usize = 2;
 /// (piece, square) pairs: the side of a continuation table.
 const PIECE_TO: usize = 12 * 64;
 
+/// The capture-history slot of what a noisy move takes: the captured kind, or the king's
+/// slot (a king is never captured) for a promotion that takes nothing.
+#[inline]
+fn capture_slot(captured: Option<PieceType>) -> usize {
+    captured.map_or(PieceType::King.index(), PieceType::index)
+}
+
+/// Adds `delta` to a 16-bit history entry with gravity (which keeps it within
+/// +-HISTORY_MAX, so it fits).
+#[inline]
+fn apply_gravity_i16(entry: &mut i16, delta: i32) {
+    let mut wide = i32::from(*entry);
+    apply_gravity(&mut wide, delta);
+    *entry = wide as i16;
+}
+
 /// Adds `delta` to a history entry with gravity: the closer a score is to the bound, the
 /// less it moves, so scores stay within +-HISTORY_MAX and old lessons fade.
 #[inline]
@@ -61,6 +79,10 @@ pub struct History {
     /// works after which move, where the butterfly table knows only the move itself.
     /// 16 bits an entry (the bound fits) to halve the cache it takes.
     continuation: Box<[i16]>,
+    /// Capture history: `[moving piece][to][captured kind]`, how often a noisy move caused
+    /// a cutoff. Orders captures of the same victim, which MVV-LVA alone ties, by what
+    /// worked: a capture that was refuted before is tried after one that cut.
+    captures: Box<[[[i16; 6]; 64]; 12]>,
     /// How far the static evaluation missed, by pawn structure.
     pub correction: CorrectionHistory,
 }
@@ -72,6 +94,7 @@ impl Default for History {
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
             continuation: vec![0; CONT_PLIES * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            captures: Box::new([[[0; 6]; 64]; 12]),
             correction: CorrectionHistory::default(),
         }
     }
@@ -153,12 +176,34 @@ impl History {
         for (distance, key) in keys.iter().enumerate() {
             if let Some(earlier) = *key {
                 let entry = &mut self.continuation[Self::cont_index(distance, earlier, this)];
-                let mut wide = i32::from(*entry);
-                apply_gravity(&mut wide, delta);
-                // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
-                *entry = wide as i16;
+                apply_gravity_i16(entry, delta);
             }
         }
+    }
+
+    /// The capture-history score of noisy move `mv` of `piece`, taking `captured`.
+    #[inline]
+    pub fn capture_score(&self, piece: Piece, mv: Move, captured: Option<PieceType>) -> i32 {
+        if !USE_CAPTURE_HISTORY {
+            return 0;
+        }
+        i32::from(self.captures[piece.index()][mv.to().index()][capture_slot(captured)])
+    }
+
+    /// Adds `delta` to the capture-history score of noisy move `mv` in `pos` (before it is
+    /// made).
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, delta: i32) {
+        if !USE_CAPTURE_HISTORY {
+            return;
+        }
+        let Some(piece) = pos.piece_on(mv.from()) else {
+            return;
+        };
+        let slot = capture_slot(pos.captured_by(mv));
+        apply_gravity_i16(
+            &mut self.captures[piece.index()][mv.to().index()][slot],
+            delta,
+        );
     }
 
     /// The killers of a ply.
@@ -238,5 +283,31 @@ mod tests {
         }
         assert!(h.score(Color::White, mv) <= HISTORY_MAX);
         assert!(h.continuation(this, &both) <= 2 * HISTORY_MAX);
+    }
+
+    #[test]
+    fn capture_history_keys_piece_target_and_victim() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        let mut h = History::default();
+        let nxd7 = Move::new(Square::E5, Square::D7);
+        let nxf7 = Move::new(Square::E5, Square::F7);
+        let knight = Piece::WhiteKnight;
+        h.update_capture(&pos, nxd7, bonus(8));
+        let learnt = h.capture_score(knight, nxd7, Some(PieceType::Pawn));
+        assert_eq!(learnt > 0, USE_CAPTURE_HISTORY);
+        // Another target, another victim on the same square, or another piece: nothing.
+        assert_eq!(h.capture_score(knight, nxf7, Some(PieceType::Pawn)), 0);
+        assert_eq!(h.capture_score(knight, nxd7, Some(PieceType::Knight)), 0);
+        assert_eq!(
+            h.capture_score(Piece::WhiteQueen, nxd7, Some(PieceType::Pawn)),
+            0
+        );
+        for _ in 0..1000 {
+            h.update_capture(&pos, nxf7, -HISTORY_BONUS_MAX.get());
+        }
+        assert!(h.capture_score(knight, nxf7, Some(PieceType::Pawn)) >= -HISTORY_MAX);
     }
 }

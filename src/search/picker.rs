@@ -1,13 +1,16 @@
 //! The staged move picker: moves come out in the order most likely to cause a cutoff, and
 //! each stage is generated only when the previous ones did not cut.
 //!
-//! Order: TT move → good captures (MVV-LVA, SEE ≥ 0) → two killers → counter move → quiet
-//! moves by history → bad captures. Moves that are not from the generator (TT move,
+//! Order: TT move → good captures (victim value and capture history, SEE ≥ 0) → two
+//! killers → counter move → quiet moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
 use super::history::{ContKeys, History};
 use super::legal::is_legal_fast;
-use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
+use super::params::{
+    CAPTURE_VICTIM_WEIGHT, SEE_VALUES, USE_CAPTURE_HISTORY, USE_HISTORY_ORDERING,
+    USE_QS_SEE_PRUNING,
+};
 use super::see::see_ge;
 use crate::board::Position;
 use crate::chess_move::Move;
@@ -43,6 +46,22 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
         .map_or(0, |p| p.kind().index() as i32);
     let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
     (victim + promo) * 8 - attacker
+}
+
+/// The ordering score of a noisy move: what it wins (victim and promotion) first, then
+/// what its capture history says; MVV-LVA when capture history is switched off.
+#[inline]
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
+    if !USE_CAPTURE_HISTORY {
+        return mvv_lva(pos, mv);
+    }
+    let captured = pos.captured_by(mv);
+    let victim = captured.map_or(0, |k| SEE_VALUES[k.index()]);
+    let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
+    let learnt = pos
+        .piece_on(mv.from())
+        .map_or(0, |piece| history.capture_score(piece, mv, captured));
+    (victim + promo) * CAPTURE_VICTIM_WEIGHT + learnt
 }
 
 /// The low bits of a keyed score: the move's index, counted down so that the first of
@@ -155,7 +174,7 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate(GenType::Noisy, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = keyed(mvv_lva(pos, self.moves[i]), i);
+                        self.scores[i] = keyed(noisy_score(pos, self.moves[i], history), i);
                     }
                     self.stage = Stage::GoodNoisy;
                 }

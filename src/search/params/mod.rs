@@ -150,6 +150,9 @@ pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
+/// Noisy moves are ordered by the victim's value times this, plus their capture history:
+/// a full history score (`HISTORY_MAX`) is worth about a minor piece of victim value.
+pub const CAPTURE_VICTIM_WEIGHT: i32 = 48;
 
 // ---- Correction history ------------------------------------------------------------
 
@@ -220,5 +223,8 @@ pub const USE_CONT_HISTORY: bool = true;
 pub const USE_UPCOMING_REPETITION: bool = true;
 /// Step 7 of `negamax`: correction history also by each side's non-pawn pieces.
 pub const USE_NON_PAWN_CORRECTION: bool = true;
+/// Steps 11 and 17 of `negamax`: noisy moves ordered by capture history after the victim
+/// (otherwise MVV-LVA).
+pub const USE_CAPTURE_HISTORY: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;
