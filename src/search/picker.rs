@@ -49,7 +49,8 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
 }
 
 /// The ordering score of a noisy move: what it wins (victim and promotion) first, then
-/// what its capture history says; MVV-LVA when capture history is switched off.
+/// what its capture history says, the least valuable attacker among equals; MVV-LVA when
+/// capture history is switched off.
 #[inline]
 fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     if !USE_CAPTURE_HISTORY {
@@ -58,10 +59,11 @@ fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     let captured = pos.captured_by(mv);
     let victim = captured.map_or(0, |k| SEE_VALUES[k.index()]);
     let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
-    let learnt = pos
-        .piece_on(mv.from())
-        .map_or(0, |piece| history.capture_score(piece, mv, captured));
-    (victim + promo) * CAPTURE_VICTIM_WEIGHT + learnt
+    let Some(piece) = pos.piece_on(mv.from()) else {
+        return 0;
+    };
+    let learnt = history.capture_score(piece, mv, captured);
+    (victim + promo) * CAPTURE_VICTIM_WEIGHT + learnt - piece.kind().index() as i32
 }
 
 /// The low bits of a keyed score: the move's index, counted down so that the first of
