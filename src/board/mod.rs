@@ -20,12 +20,12 @@ pub use psq::{PsqTable, ZERO_PSQ};
 pub use san::SanError;
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
+    pawn_attacks_bb, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::chess_move::Move;
-use crate::types::{Color, File, Piece, PieceType, Square};
+use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
 
 /// The FEN of the standard starting position.
@@ -333,15 +333,7 @@ impl Position {
     /// still could be taken.
     pub fn attacked_by(&self, by: Color) -> Bitboard {
         let occ = self.occupied();
-        let pawns = self.colored(by, PieceType::Pawn);
-        let forward = match by {
-            Color::White => pawns.north(),
-            Color::Black => pawns.south(),
-        };
-        let mut attacked = Bitboard(
-            ((forward & !Bitboard::file(File::H)).0 << 1)
-                | ((forward & !Bitboard::file(File::A)).0 >> 1),
-        );
+        let mut attacked = pawn_attacks_bb(by, self.colored(by, PieceType::Pawn));
         for sq in self.colored(by, PieceType::Knight) {
             attacked |= knight_attacks(sq);
         }

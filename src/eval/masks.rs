@@ -23,15 +23,7 @@ pub const fn adjacent_files(file: usize) -> Bitboard {
     Bitboard(((f << 1) & !FILE_A) | ((f >> 1) & !FILE_H))
 }
 
-/// Every square attacked by a set of pawns of `color`.
-#[inline(always)]
-pub const fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
-    let b = pawns.0;
-    match color {
-        Color::White => Bitboard(((b & !FILE_A) << 7) | ((b & !FILE_H) << 9)),
-        Color::Black => Bitboard(((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7)),
-    }
-}
+pub use crate::attacks::pawn_attacks_bb;
 
 /// The set filled towards the opponent's side of the board (squares included).
 #[inline(always)]
