@@ -240,6 +240,18 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     LINE[a.index()][b.index()]
 }
 
+/// Every square attacked by a set of pawns of `color`.
+#[inline(always)]
+pub const fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let b = pawns.0;
+    match color {
+        Color::White => Bitboard(((b & !FILE_A) << 7) | ((b & !FILE_H) << 9)),
+        Color::Black => Bitboard(((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::rays::{ray_attacks, relevant_mask, BISHOP_DIRS, ROOK_DIRS};
@@ -303,17 +315,5 @@ mod tests {
             assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
         }
         assert!(line(Square::B2, Square::C3).has(Square::H8));
-    }
-}
-
-/// Every square attacked by a set of pawns of `color`.
-#[inline(always)]
-pub const fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const FILE_H: u64 = FILE_A << 7;
-    let b = pawns.0;
-    match color {
-        Color::White => Bitboard(((b & !FILE_A) << 7) | ((b & !FILE_H) << 9)),
-        Color::Black => Bitboard(((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7)),
     }
 }
