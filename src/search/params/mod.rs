@@ -140,6 +140,10 @@ tunables! {
 // slope 1.17 (generation 1: 1.11). Margins 15-20% wider would be the same in the
 // network's units; that change has not been measured yet (an SPRT each).
 
+/// Late move reductions: one more ply for a late quiet move in a node expected to fail high
+/// (a cut node), where the move that refutes is usually ordered first.
+pub const LMR_CUT_NODE_PLIES: i32 = 1;
+
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
@@ -199,6 +203,8 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 14 of `negamax`: late moves of cut nodes are reduced a ply more.
+pub const USE_CUT_NODE_REDUCTION: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
