@@ -191,6 +191,14 @@ impl Worker<'_> {
             if let Some(score) = self.null_move(pos, beta, depth, eval, ply) {
                 return score;
             }
+
+            // Step 9b. ProbCut: a good capture whose reduced search beats beta by a margin
+            // would almost surely beat beta at full depth, so the node fails high.
+            if let Some(score) =
+                self.probcut(pos, beta, depth, raw_eval, static_eval, tt_entry, ply)
+            {
+                return score;
+            }
         }
 
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
@@ -476,6 +484,60 @@ impl Worker<'_> {
         }
         // A mate found by passing is no proof: fail high with beta instead.
         (score >= beta).then_some(if score >= DECISIVE { beta } else { score })
+    }
+
+    /// Step 9b: ProbCut. Captures that win at least the margin by SEE are searched first
+    /// by quiescence and, if that holds, `PROBCUT_REDUCTION` plies shallower against
+    /// `beta + PROBCUT_MARGIN`; one that holds both times fails the node high, and the
+    /// result is stored as a lower bound at the depth it was proven to.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        beta: i32,
+        depth: i32,
+        raw_eval: i32,
+        static_eval: i32,
+        tt_entry: Option<TtEntry>,
+        ply: usize,
+    ) -> Option<i32> {
+        let pc_beta = beta + PROBCUT_MARGIN.get();
+        let pc_depth = depth - PROBCUT_REDUCTION;
+        // A stored score from nearly as deep that stays below the bar says it would fail.
+        let refuted = tt_entry.is_some_and(|e| e.depth >= pc_depth + 1 && e.score < pc_beta);
+        if !(USE_PROBCUT && depth >= PROBCUT_MIN_DEPTH && beta.abs() < DECISIVE && !refuted) {
+            return None;
+        }
+        let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::noisy(tt_move);
+        while let Some(mv) = picker.next(pos, self.history) {
+            if !see_ge(pos, mv, pc_beta - static_eval) {
+                continue;
+            }
+            self.stack[ply + 1].moved = PieceTo::of(pos, mv);
+            self.make(pos, mv);
+            let mut score = -self.qsearch(pos, -pc_beta, -pc_beta + 1, ply + 1);
+            if score >= pc_beta {
+                score = -self.negamax(pos, -pc_beta, -pc_beta + 1, pc_depth, ply + 1);
+            }
+            self.unmake(pos);
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= pc_beta {
+                self.shared.tt.store(
+                    pos.key(),
+                    ply,
+                    mv,
+                    score,
+                    raw_eval,
+                    pc_depth + 1,
+                    TtBound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Step 13: the singular-extension test of the table's move `mv`: the node searched
