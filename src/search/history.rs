@@ -3,8 +3,8 @@
 
 use super::correction::CorrectionHistory;
 use super::params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
-    USE_THREAT_HISTORY,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, PAWN_HISTORY_ENTRIES,
+    USE_CONT_HISTORY, USE_PAWN_HISTORY, USE_THREAT_HISTORY,
 };
 use crate::bitboard::Bitboard;
 use crate::board::Position;
@@ -46,6 +46,16 @@ pub struct QuietContext {
     /// The squares the opponent attacks: the butterfly table keeps apart the same move
     /// from or to an attacked square and from or to a safe one.
     pub threats: Bitboard,
+    /// The pawn structure's entry in the pawn history (its pawn key, folded).
+    pub pawn_slot: usize,
+}
+
+impl QuietContext {
+    /// The pawn-history entry of the pawn structure with key `pawn_key`.
+    #[inline]
+    pub fn pawn_slot_of(pawn_key: u64) -> usize {
+        (pawn_key % PAWN_HISTORY_ENTRIES as u64) as usize
+    }
 }
 
 impl QuietContext {
@@ -88,6 +98,10 @@ pub struct History {
     /// works after which move, where the butterfly table knows only the move itself.
     /// 16 bits an entry (the bound fits) to halve the cache it takes.
     continuation: Box<[i16]>,
+    /// Pawn history: `[pawn structure][piece-to]`, flat. Which moves work with these
+    /// pawns: a plan (a knight to an outpost, a rook behind a passer) belongs to the
+    /// structure more than to the last moves. 16 bits an entry.
+    pawn: Box<[i16]>,
     /// How far the static evaluation missed, by pawn structure.
     pub correction: CorrectionHistory,
 }
@@ -99,6 +113,7 @@ impl Default for History {
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
             continuation: vec![0; CONT_PLIES * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            pawn: vec![0; PAWN_HISTORY_ENTRIES * PIECE_TO].into_boxed_slice(),
             correction: CorrectionHistory::default(),
         }
     }
@@ -162,7 +177,16 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, side: Color, piece: Piece, mv: Move, ctx: &QuietContext) -> i32 {
         let this = PieceTo { piece, to: mv.to() };
-        self.score(side, mv, ctx) + self.continuation(this, &ctx.keys)
+        self.score(side, mv, ctx) + self.continuation(this, &ctx.keys) + self.pawn_score(this, ctx)
+    }
+
+    /// The pawn-history score of quiet move `this` under the pawn structure of `ctx`.
+    #[inline]
+    pub fn pawn_score(&self, this: PieceTo, ctx: &QuietContext) -> i32 {
+        if !USE_PAWN_HISTORY {
+            return 0;
+        }
+        i32::from(self.pawn[ctx.pawn_slot * PIECE_TO + this.index()])
     }
 
     /// Adds `delta` to the butterfly and continuation scores of quiet move `mv` of `piece`.
@@ -175,10 +199,17 @@ impl History {
         delta: i32,
     ) {
         self.update(side, mv, ctx, delta);
+        let this = PieceTo { piece, to: mv.to() };
+        if USE_PAWN_HISTORY {
+            let entry = &mut self.pawn[ctx.pawn_slot * PIECE_TO + this.index()];
+            let mut wide = i32::from(*entry);
+            apply_gravity(&mut wide, delta);
+            // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
+            *entry = wide as i16;
+        }
         if !USE_CONT_HISTORY {
             return;
         }
-        let this = PieceTo { piece, to: mv.to() };
         for (distance, key) in ctx.keys.iter().enumerate() {
             if let Some(earlier) = *key {
                 let entry = &mut self.continuation[Self::cont_index(distance, earlier, this)];
@@ -247,6 +278,7 @@ mod tests {
         let ctx = QuietContext {
             keys,
             threats: Bitboard::EMPTY,
+            pawn_slot: 0,
         };
         h.update_quiet(Color::White, knight, mv, &ctx, bonus(6));
         let butterfly = h.score(Color::White, mv, &ctx);
@@ -262,12 +294,21 @@ mod tests {
         assert_eq!(h.continuation(this, &keys), expected);
         assert_eq!(
             h.quiet_score(Color::White, knight, mv, &ctx),
-            butterfly + expected
+            butterfly + expected + h.pawn_score(this, &ctx)
         );
+        // The pawn history learnt the move under this structure only.
+        let pawn_expected = if USE_PAWN_HISTORY { butterfly } else { 0 };
+        assert_eq!(h.pawn_score(this, &ctx), pawn_expected);
+        let other_pawns = QuietContext {
+            pawn_slot: 1,
+            ..ctx
+        };
+        assert_eq!(h.pawn_score(this, &other_pawns), 0);
         // Gravity keeps every entry within the bound however often it is raised.
         let both = QuietContext {
             keys: [Some(e5), Some(d5)],
             threats: Bitboard::EMPTY,
+            pawn_slot: 0,
         };
         for _ in 0..1000 {
             h.update_quiet(Color::White, knight, mv, &both, HISTORY_BONUS_MAX.get());
@@ -284,6 +325,7 @@ mod tests {
         let attacked = QuietContext {
             keys: [None; 2],
             threats: Bitboard::from_square(Square::F3),
+            pawn_slot: 0,
         };
         h.update_quiet(
             Color::White,

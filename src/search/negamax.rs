@@ -221,6 +221,7 @@ impl Worker<'_> {
             } else {
                 Bitboard::EMPTY
             },
+            pawn_slot: QuietContext::pawn_slot_of(pos.pawn_key()),
         };
         let mut picker = MovePicker::new(
             tt_move,

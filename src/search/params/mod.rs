@@ -148,6 +148,9 @@ pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
 // ---- History -------------------------------------------------------------------------
 
+/// Pawn structures the pawn history tells apart (entries of 768 moves each).
+pub const PAWN_HISTORY_ENTRIES: usize = 512;
+
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
 
@@ -199,6 +202,9 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 11 of `negamax`: quiet moves are also ordered by their history under the pawn
+/// structure (pawn history).
+pub const USE_PAWN_HISTORY: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
