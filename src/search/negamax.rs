@@ -351,6 +351,23 @@ impl Worker<'_> {
                         self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
                     });
                     self.reduction(late, history).clamp(0, new_depth - 1)
+                } else if USE_LMR_BAD_CAPTURES
+                    && depth >= LMR_MIN_DEPTH.get()
+                    && !quiet
+                    && !early
+                    && !gives_check
+                {
+                    // A capture handed out after the quiets lost material by SEE: late
+                    // and unlikely to be best, it is reduced as a quiet move without
+                    // history would be, a ply less.
+                    let late = Lateness {
+                        depth,
+                        moves_searched,
+                        pv_node,
+                        improving,
+                        early,
+                    };
+                    (self.reduction(late, 0) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
                 };

@@ -199,6 +199,8 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 14 of `negamax`: captures that lose material (by SEE) are reduced when late.
+pub const USE_LMR_BAD_CAPTURES: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
