@@ -266,6 +266,16 @@ impl Worker<'_> {
                     {
                         continue;
                     }
+                    // History pruning: a quiet move whose history (butterfly plus
+                    // continuation) is this bad at low depth has failed low again and again.
+                    if USE_HISTORY_PRUNING && depth <= HISTORY_PRUNE_MAX_DEPTH {
+                        let history = PieceTo::of(pos, mv).map_or(0, |m| {
+                            self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
+                        });
+                        if history < -HISTORY_PRUNE_MARGIN.get() * depth {
+                            continue;
+                        }
+                    }
                     // Futility pruning: the static eval plus a margin cannot reach alpha.
                     if USE_FUTILITY
                         && depth <= FUTILITY_MAX_DEPTH.get()
