@@ -91,6 +91,8 @@ tunables! {
     /// Singular extensions: the other moves must fall this far below the stored score, per
     /// ply of depth.
     SE_MARGIN_PER_DEPTH: 3, 1..=8, 1;
+    /// Double extensions: the other moves must fall this much further below the bar.
+    DOUBLE_EXTENSION_MARGIN: 20, 5..=60, 3;
     /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
     /// skipped.
     DELTA_MARGIN: 210, 50..=400, 15;
@@ -139,6 +141,9 @@ tunables! {
 // 93 cp against the hand-crafted 79, standard deviation 291 against 236, least-squares
 // slope 1.17 (generation 1: 1.11). Margins 15-20% wider would be the same in the
 // network's units; that change has not been measured yet (an SPRT each).
+
+/// Double extensions allowed on one line.
+pub const DOUBLE_EXTENSION_LIMIT: u8 = 6;
 
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
@@ -199,6 +204,8 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 13 of `negamax`: a singular move far above the others is extended two plies.
+pub const USE_DOUBLE_EXTENSION: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
