@@ -76,6 +76,9 @@ struct StackEntry {
     excluded: Move,
     /// The move into this ply, if it was a real move (for continuation history).
     moved: Option<PieceTo>,
+    /// Double singular extensions on the line to this ply, which are capped so that a
+    /// line of only moves cannot grow without end.
+    double_extensions: u8,
 }
 
 /// One thread's search (Stockfish's `Search::Worker`): its [`ThreadData`] borrowed for the

@@ -320,8 +320,9 @@ impl Worker<'_> {
                 && depth >= SE_MIN_DEPTH.get()
                 && (ply as i32) < 2 * self.root_depth
             {
-                match self.singular(pos, mv, tt_entry, depth, beta, ply) {
+                match self.singular(pos, mv, tt_entry, depth, beta, ply, pv_node) {
                     Singular::Extend => extension = 1,
+                    Singular::ExtendTwice => extension = 2,
                     Singular::Shorten => extension = -1,
                     Singular::Cut(score) => return score,
                     Singular::No => {}
@@ -333,6 +334,8 @@ impl Worker<'_> {
 
             let moved = PieceTo::of(pos, mv);
             self.stack[ply + 1].moved = moved;
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (extension == 2) as u8;
             self.make(pos, mv);
             moves_searched += 1;
             if quiet {
@@ -478,6 +481,7 @@ impl Worker<'_> {
         self.make_null(pos);
         self.stack[ply + 1].after_null = true;
         self.stack[ply + 1].moved = None;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
         self.stack[ply + 1].after_null = false;
         self.unmake_null(pos);
@@ -498,6 +502,7 @@ impl Worker<'_> {
         depth: i32,
         beta: i32,
         ply: usize,
+        pv_node: bool,
     ) -> Singular {
         let Some(e) = tt_entry.filter(|e| {
             e.bound != TtBound::Upper
@@ -513,7 +518,17 @@ impl Worker<'_> {
         if self.stopped {
             Singular::No
         } else if score < s_beta {
-            Singular::Extend
+            // Far below the bar outside the principal variation: the move is so much better
+            // than the rest that its line is worth two more plies.
+            if USE_DOUBLE_EXTENSION
+                && !pv_node
+                && score < s_beta - DOUBLE_EXTENSION_MARGIN.get()
+                && self.stack[ply].double_extensions < DOUBLE_EXTENSION_LIMIT
+            {
+                Singular::ExtendTwice
+            } else {
+                Singular::Extend
+            }
         } else if s_beta >= beta {
             Singular::Cut(s_beta)
         } else if USE_SINGULAR_SHORTENING && e.score >= beta {
@@ -543,6 +558,8 @@ enum Singular {
     No,
     /// The move is the only good one: search it a ply deeper.
     Extend,
+    /// The move is the only good one by far: search it two plies deeper.
+    ExtendTwice,
     /// Even without it the node reaches beta (multi-cut): it fails high with this score.
     Cut(i32),
     /// Other moves come close to the stored score, which is at or above beta: the node

@@ -294,6 +294,7 @@ impl ThreadData {
                     after_null: false,
                     excluded: Move::NONE,
                     moved: None,
+                    double_extensions: 0,
                 };
                 MAX_PLY + 8
             ],

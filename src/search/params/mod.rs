@@ -94,6 +94,8 @@ tunables! {
     /// History pruning: a quiet move is skipped at low depth when its history is below
     /// minus this per ply of depth.
     HISTORY_PRUNE_MARGIN: 3000, 500..=8000, 250;
+    /// Double extensions: the other moves must fall this much further below the bar.
+    DOUBLE_EXTENSION_MARGIN: 20, 5..=60, 3;
     /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
     /// skipped.
     DELTA_MARGIN: 210, 50..=400, 15;
@@ -145,6 +147,8 @@ tunables! {
 
 /// History pruning applies up to this depth.
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// Double extensions allowed on one line.
+pub const DOUBLE_EXTENSION_LIMIT: u8 = 6;
 
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
@@ -207,6 +211,8 @@ pub const USE_SINGULAR_SHORTENING: bool = true;
 pub const USE_LMR: bool = true;
 /// Step 12 of `negamax`: history pruning of quiet moves.
 pub const USE_HISTORY_PRUNING: bool = true;
+/// Step 13 of `negamax`: a singular move far above the others is extended two plies.
+pub const USE_DOUBLE_EXTENSION: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
