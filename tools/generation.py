@@ -68,7 +68,8 @@ UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 SYZYGY = SHARED / "data" / "syzygy"
 NETS = ROOT / "nets"
 
-# Self-play: the settings every generation so far has used.
+# Self-play: the settings every generation so far has used (`--selfplay-nodes` and
+# `--random-plies` change them; the record shows the command either way).
 NODES = 5000
 RANDOM_PLIES = 4
 # Training: the settings of generations 2 and 3 from scratch; a warm start begins from a
@@ -179,7 +180,7 @@ def sidecar(path):
 def step_datagen(st, work, args, deadline):
     out = work / f"selfplay_{args.seed}.bin"
     cmd = [str(work / "ladya"), "datagen", "--out", str(out), "--games", "1000000",
-           "--nodes", str(NODES), "--random-plies", str(RANDOM_PLIES),
+           "--nodes", str(args.selfplay_nodes), "--random-plies", str(args.random_plies),
            "--openings", str(NOOB), "--seed", str(args.seed), "--threads", str(args.threads)]
     if args.syzygy:
         # Off by default: measured, a network learns no better from games the tables cut
@@ -526,6 +527,8 @@ def entry(st, args):
     flags = (f" --train-reserve {args.train_reserve:g}" if args.train_reserve != TRAIN_RESERVE_MIN else "") + \
             (f" --sprt-reserve {args.sprt_reserve:g}" if args.sprt_reserve != SPRT_RESERVE_MIN else "") + \
             (f" --init {b['init']}" if args.init else "") + \
+            (f" --selfplay-nodes {args.selfplay_nodes}" if getattr(args, "selfplay_nodes", NODES) != NODES else "") + \
+            (f" --random-plies {args.random_plies}" if getattr(args, "random_plies", RANDOM_PLIES) != RANDOM_PLIES else "") + \
             (" --syzygy" if args.syzygy else "") + \
             (" --warm-only" if st.get("warm_only") else "") + \
             (" --skip-shared" if st.get("skip_shared") else "") + \
@@ -642,6 +645,12 @@ def main():
                     help="minutes kept from self-play for training and the quick matches")
     ap.add_argument("--sprt-reserve", type=float, default=SPRT_RESERVE_MIN,
                     help="minutes kept from self-play for the SPRT")
+    ap.add_argument("--selfplay-nodes", type=int, default=NODES,
+                    help=f"nodes a move in self-play (default {NODES}, every generation so far): more "
+                         "nodes give deeper scores and other games, at fewer positions a second")
+    ap.add_argument("--random-plies", type=int, default=RANDOM_PLIES,
+                    help=f"random plies after each opening in self-play (default {RANDOM_PLIES}): more "
+                         "give positions further from the book")
     ap.add_argument("--init", help="network (float weights, checkpoint or .nnue) the warm run starts from, "
                                     "when not the shipped one: e.g. an unshipped candidate that learnt from "
                                     "more games (the SPRT is still against the shipped network)")
