@@ -211,6 +211,11 @@ impl Worker<'_> {
         // prise, is not the same move as in a quiet position, so the butterfly table keeps
         // them apart. Measured at 10,000 nodes a move against main: +47.6 +- 19.4 Elo
         // (800 games on the UHO openings: W340 L231 D229), at no cost in speed.
+        // The picker also orders a quiet move of a piece attacked by a cheaper one by
+        // whether it escapes (`picker.rs`, `Danger`): first the retreat of a knight a pawn
+        // attacks, last a queen's step onto a square a rook covers. Measured at 10,000
+        // nodes a move against main: +20.7 +- 14.1 Elo (1,600 games in two runs of 800 on
+        // the UHO openings: W622 L527 D451), for 4% more instructions a node.
         let original_alpha = alpha;
         let previous = pos.last_move();
         let side = pos.side_to_move();

@@ -7,8 +7,13 @@
 
 use super::history::{History, QuietContext};
 use super::legal::is_legal_fast;
-use super::params::{SEE_VALUES, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING};
+use super::params::{
+    SEE_VALUES, THREAT_ORDER_MINOR, THREAT_ORDER_QUEEN, THREAT_ORDER_ROOK, USE_HISTORY_ORDERING,
+    USE_QS_SEE_PRUNING, USE_THREAT_ORDERING,
+};
 use super::see::see_ge;
+use crate::attacks::{bishop_attacks, knight_attacks, pawn_attacks_bb, rook_attacks};
+use crate::bitboard::Bitboard;
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::{GenType, MoveList, MAX_MOVES};
@@ -43,6 +48,52 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
         .map_or(0, |p| p.kind().index() as i32);
     let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
     (victim + promo) * 8 - attacker
+}
+
+/// Where each kind of the side to move's pieces stands attacked by a cheaper enemy piece:
+/// a minor piece by a pawn, a rook by a pawn or a minor piece, the queen by any of those or
+/// a rook. Such a piece is lost unless it moves (or is defended by more than its worth).
+struct Danger {
+    minor: Bitboard,
+    rook: Bitboard,
+    queen: Bitboard,
+}
+
+impl Danger {
+    fn of(pos: &Position) -> Danger {
+        let them = !pos.side_to_move();
+        let occ = pos.occupied();
+        let by_pawns = pawn_attacks_bb(them, pos.colored(them, PieceType::Pawn));
+        let mut by_minors = Bitboard::EMPTY;
+        for sq in pos.colored(them, PieceType::Knight) {
+            by_minors |= knight_attacks(sq);
+        }
+        for sq in pos.colored(them, PieceType::Bishop) {
+            by_minors |= bishop_attacks(sq, occ);
+        }
+        let mut by_rooks = Bitboard::EMPTY;
+        for sq in pos.colored(them, PieceType::Rook) {
+            by_rooks |= rook_attacks(sq, occ);
+        }
+        Danger {
+            minor: by_pawns,
+            rook: by_pawns | by_minors,
+            queen: by_pawns | by_minors | by_rooks,
+        }
+    }
+
+    /// The ordering bonus of a quiet move of a `kind` piece: a piece en prise that moves
+    /// away from the danger first, one that walks into it last.
+    #[inline]
+    fn bonus(&self, kind: PieceType, mv: Move) -> i32 {
+        let (squares, value) = match kind {
+            PieceType::Knight | PieceType::Bishop => (self.minor, THREAT_ORDER_MINOR),
+            PieceType::Rook => (self.rook, THREAT_ORDER_ROOK),
+            PieceType::Queen => (self.queen, THREAT_ORDER_QUEEN),
+            _ => return 0,
+        };
+        value * (squares.has(mv.from()) as i32 - squares.has(mv.to()) as i32)
+    }
 }
 
 /// The low bits of a keyed score: the move's index, counted down so that the first of
@@ -216,11 +267,13 @@ impl MovePicker {
                     if !self.skip_quiets {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
+                        let danger = USE_THREAT_ORDERING.then(|| Danger::of(pos));
                         for i in 0..self.moves.len() {
                             let mv = self.moves[i];
                             let score = match pos.piece_on(mv.from()) {
                                 Some(piece) if USE_HISTORY_ORDERING => {
                                     history.quiet_score(side, piece, mv, &self.quiet)
+                                        + danger.as_ref().map_or(0, |d| d.bonus(piece.kind(), mv))
                                 }
                                 _ => 0,
                             };
@@ -256,6 +309,41 @@ impl MovePicker {
 mod tests {
     use super::*;
     use crate::types::Square;
+
+    /// With no history learnt, a knight a pawn attacks is moved away before any other
+    /// quiet move is tried, and a queen's step onto a square a pawn covers comes last.
+    #[test]
+    fn a_piece_attacked_by_a_pawn_moves_first() {
+        if !USE_THREAT_ORDERING {
+            return;
+        }
+        // Black's d4 pawn attacks the knight on c3.
+        let pos =
+            Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3p4/2N5/PPPQPPPP/R1B1KBNR w KQkq - 0 3")
+                .unwrap();
+        let history = History::default();
+        let mut picker = MovePicker::new(Move::NONE, [Move::NONE; 2], Move::NONE);
+        let mut seen = Vec::new();
+        while let Some(mv) = picker.next(&pos, &history) {
+            if !is_generated_noisy(&pos, mv) {
+                seen.push(mv);
+            }
+        }
+        let knight_moves = seen.iter().filter(|mv| mv.from() == Square::C3).count();
+        assert_eq!(knight_moves, 6, "{seen:?}");
+        assert!(
+            seen[..knight_moves]
+                .iter()
+                .all(|mv| mv.from() == Square::C3),
+            "{seen:?}"
+        );
+        // The queen's steps onto e3 (the d4 pawn) and h6 (the g7 pawn) come last.
+        let last_two: Vec<_> = seen[seen.len() - 2..].iter().map(|mv| mv.to()).collect();
+        assert_eq!(last_two, [Square::E3, Square::H6], "{seen:?}");
+        assert!(seen[seen.len() - 2..]
+            .iter()
+            .all(|mv| mv.from() == Square::D2));
+    }
 
     /// Every legal move comes out exactly once, whatever the TT move, killers and counter.
     #[test]

@@ -148,6 +148,14 @@ pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
 // ---- History -------------------------------------------------------------------------
 
+/// Quiet ordering: a minor piece attacked by a pawn that moves away is ordered this much
+/// higher (in history units), one that moves where a pawn attacks it this much lower.
+pub const THREAT_ORDER_MINOR: i32 = 8192;
+/// Quiet ordering: the same for a rook and the pawns and minor pieces.
+pub const THREAT_ORDER_ROOK: i32 = 12288;
+/// Quiet ordering: the same for the queen and every cheaper piece.
+pub const THREAT_ORDER_QUEEN: i32 = 16384;
+
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
 
@@ -199,6 +207,9 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
+/// whether they escape (`THREAT_ORDER_*`).
+pub const USE_THREAT_ORDERING: bool = true;
 /// Step 17 of `negamax`: killer moves in the picker.
 pub const USE_KILLERS: bool = true;
 /// Step 17 of `negamax`: the counter move in the picker.
