@@ -328,6 +328,23 @@ impl Position {
             || ((bishop_rays(sq) & diag).any() && (bishop_attacks(sq, occ) & diag).any())
     }
 
+    /// Every square a `kind` piece of `by` attacks (pawns: the squares they capture on),
+    /// with the board's occupancy.
+    pub fn attacks_of(&self, by: Color, kind: PieceType) -> Bitboard {
+        let occ = self.occupied();
+        let pieces = self.colored(by, kind);
+        match kind {
+            PieceType::Pawn => pawn_attacks_bb(by, pieces),
+            PieceType::Knight => pieces.fold(Bitboard::EMPTY, |a, sq| a | knight_attacks(sq)),
+            PieceType::Bishop => pieces.fold(Bitboard::EMPTY, |a, sq| a | bishop_attacks(sq, occ)),
+            PieceType::Rook => pieces.fold(Bitboard::EMPTY, |a, sq| a | rook_attacks(sq, occ)),
+            PieceType::Queen => pieces.fold(Bitboard::EMPTY, |a, sq| {
+                a | bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+            }),
+            PieceType::King => pieces.fold(Bitboard::EMPTY, |a, sq| a | king_attacks(sq)),
+        }
+    }
+
     /// Every square a piece of `by` attacks (the squares its pawns capture on, not those
     /// they push to), with the board's occupancy: where a piece of the other side standing
     /// still could be taken.

@@ -12,7 +12,6 @@ use super::params::{
     USE_QS_SEE_PRUNING, USE_THREAT_ORDERING,
 };
 use super::see::see_ge;
-use crate::attacks::{bishop_attacks, knight_attacks, pawn_attacks_bb, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::board::Position;
 use crate::chess_move::Move;
@@ -62,19 +61,10 @@ struct Danger {
 impl Danger {
     fn of(pos: &Position) -> Danger {
         let them = !pos.side_to_move();
-        let occ = pos.occupied();
-        let by_pawns = pawn_attacks_bb(them, pos.colored(them, PieceType::Pawn));
-        let mut by_minors = Bitboard::EMPTY;
-        for sq in pos.colored(them, PieceType::Knight) {
-            by_minors |= knight_attacks(sq);
-        }
-        for sq in pos.colored(them, PieceType::Bishop) {
-            by_minors |= bishop_attacks(sq, occ);
-        }
-        let mut by_rooks = Bitboard::EMPTY;
-        for sq in pos.colored(them, PieceType::Rook) {
-            by_rooks |= rook_attacks(sq, occ);
-        }
+        let by_pawns = pos.attacks_of(them, PieceType::Pawn);
+        let by_minors =
+            pos.attacks_of(them, PieceType::Knight) | pos.attacks_of(them, PieceType::Bishop);
+        let by_rooks = pos.attacks_of(them, PieceType::Rook);
         Danger {
             minor: by_pawns,
             rook: by_pawns | by_minors,
