@@ -300,7 +300,7 @@ def step_train(st, work, args, kind):
     out_dir = work / kind
     cmd = [str(work / "ladya"), "train", *[f["path"] for f in st["data"]],
            "--epochs", str(WARM_EPOCHS if kind == "warm" else SCRATCH_EPOCHS),
-           "--batch-size", str(BATCH), "--lr", str(WARM_LR if kind == "warm" else SCRATCH_LR),
+           "--batch-size", str(BATCH), "--lr", str(args.warm_lr if kind == "warm" else SCRATCH_LR),
            "--lambda", str(LAMBDA), "--out-dir", str(out_dir), "--threads", str(args.threads),
            "--seed", str(args.seed), "--output-buckets", "8"]
     if st.get("king_buckets", 1) != 1:
@@ -529,6 +529,7 @@ def entry(st, args):
             (f" --init {b['init']}" if args.init else "") + \
             (f" --selfplay-nodes {args.selfplay_nodes}" if getattr(args, "selfplay_nodes", NODES) != NODES else "") + \
             (f" --random-plies {args.random_plies}" if getattr(args, "random_plies", RANDOM_PLIES) != RANDOM_PLIES else "") + \
+            (f" --warm-lr {args.warm_lr:g}" if getattr(args, "warm_lr", WARM_LR) != WARM_LR else "") + \
             (" --syzygy" if args.syzygy else "") + \
             (" --warm-only" if st.get("warm_only") else "") + \
             (" --skip-shared" if st.get("skip_shared") else "") + \
@@ -651,6 +652,10 @@ def main():
     ap.add_argument("--random-plies", type=int, default=RANDOM_PLIES,
                     help=f"random plies after each opening in self-play (default {RANDOM_PLIES}): more "
                          "give positions further from the book")
+    ap.add_argument("--warm-lr", type=float, default=WARM_LR,
+                    help=f"peak learning rate of the warm run (default {WARM_LR}, every generation so "
+                         "far): lower keeps more of what the start network knows when the new set is "
+                         "smaller than the one it learnt from")
     ap.add_argument("--init", help="network (float weights, checkpoint or .nnue) the warm run starts from, "
                                     "when not the shipped one: e.g. an unshipped candidate that learnt from "
                                     "more games (the SPRT is still against the shipped network)")
