@@ -29,7 +29,7 @@ pub mod types;
 pub mod uci;
 
 pub use bitboard::Bitboard;
-pub use board::{BrokenInvariant, FenError, Position, SanError, START_FEN};
+pub use board::{AttackMap, BrokenInvariant, FenError, Position, SanError, START_FEN};
 pub use chess_move::{Move, MoveKind};
 pub use movegen::{GenType, MoveError, MoveList};
 pub use types::{Color, File, Piece, PieceType, Rank, Square};

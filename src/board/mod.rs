@@ -28,6 +28,21 @@ use crate::chess_move::Move;
 use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
 
+/// The squares one side attacks, by the kind of piece that attacks them: what a piece of
+/// the other side standing on one of them risks (a knight attacked by a pawn is lost unless
+/// it moves; one attacked by a queen may be defended).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackMap {
+    /// The squares its pawns capture on.
+    pub pawns: Bitboard,
+    /// The squares its knights and bishops attack.
+    pub minors: Bitboard,
+    /// The squares its rooks attack.
+    pub rooks: Bitboard,
+    /// The squares any of its pieces attacks, queens and king included.
+    pub all: Bitboard,
+}
+
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -328,39 +343,38 @@ impl Position {
             || ((bishop_rays(sq) & diag).any() && (bishop_attacks(sq, occ) & diag).any())
     }
 
-    /// Every square a `kind` piece of `by` attacks (pawns: the squares they capture on),
-    /// with the board's occupancy.
-    pub fn attacks_of(&self, by: Color, kind: PieceType) -> Bitboard {
+    /// The squares `by` attacks, by the kind of attacker, with the board's occupancy: where
+    /// a piece of the other side standing still could be taken, and by what.
+    pub fn attack_map(&self, by: Color) -> AttackMap {
         let occ = self.occupied();
-        let pieces = self.colored(by, kind);
-        match kind {
-            PieceType::Pawn => pawn_attacks_bb(by, pieces),
-            PieceType::Knight => pieces.fold(Bitboard::EMPTY, |a, sq| a | knight_attacks(sq)),
-            PieceType::Bishop => pieces.fold(Bitboard::EMPTY, |a, sq| a | bishop_attacks(sq, occ)),
-            PieceType::Rook => pieces.fold(Bitboard::EMPTY, |a, sq| a | rook_attacks(sq, occ)),
-            PieceType::Queen => pieces.fold(Bitboard::EMPTY, |a, sq| {
-                a | bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-            }),
-            PieceType::King => pieces.fold(Bitboard::EMPTY, |a, sq| a | king_attacks(sq)),
+        let pawns = pawn_attacks_bb(by, self.colored(by, PieceType::Pawn));
+        let mut minors = Bitboard::EMPTY;
+        for sq in self.colored(by, PieceType::Knight) {
+            minors |= knight_attacks(sq);
+        }
+        for sq in self.colored(by, PieceType::Bishop) {
+            minors |= bishop_attacks(sq, occ);
+        }
+        let mut rooks = Bitboard::EMPTY;
+        for sq in self.colored(by, PieceType::Rook) {
+            rooks |= rook_attacks(sq, occ);
+        }
+        let mut queens = Bitboard::EMPTY;
+        for sq in self.colored(by, PieceType::Queen) {
+            queens |= bishop_attacks(sq, occ) | rook_attacks(sq, occ);
+        }
+        AttackMap {
+            pawns,
+            minors,
+            rooks,
+            all: pawns | minors | rooks | queens | king_attacks(self.king(by)),
         }
     }
 
     /// Every square a piece of `by` attacks (the squares its pawns capture on, not those
-    /// they push to), with the board's occupancy: where a piece of the other side standing
-    /// still could be taken.
+    /// they push to), with the board's occupancy.
     pub fn attacked_by(&self, by: Color) -> Bitboard {
-        let occ = self.occupied();
-        let mut attacked = pawn_attacks_bb(by, self.colored(by, PieceType::Pawn));
-        for sq in self.colored(by, PieceType::Knight) {
-            attacked |= knight_attacks(sq);
-        }
-        for sq in self.diagonal_sliders(by) {
-            attacked |= bishop_attacks(sq, occ);
-        }
-        for sq in self.orthogonal_sliders(by) {
-            attacked |= rook_attacks(sq, occ);
-        }
-        attacked | king_attacks(self.king(by))
+        self.attack_map(by).all
     }
 
     /// Recomputes the checkers and pinned pieces of the side to move.

@@ -6,8 +6,7 @@ use super::params::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
     USE_THREAT_HISTORY,
 };
-use crate::bitboard::Bitboard;
-use crate::board::Position;
+use crate::board::{AttackMap, Position};
 use crate::chess_move::Move;
 use crate::types::{Color, Piece, Square};
 
@@ -43,9 +42,10 @@ pub type ContKeys = [Option<PieceTo>; CONT_PLIES];
 pub struct QuietContext {
     /// The moves one and two plies back (continuation history).
     pub keys: ContKeys,
-    /// The squares the opponent attacks: the butterfly table keeps apart the same move
-    /// from or to an attacked square and from or to a safe one.
-    pub threats: Bitboard,
+    /// The squares the opponent attacks, when the node computed them: the butterfly table
+    /// keeps apart the same move from or to an attacked square and from or to a safe one,
+    /// and the picker orders first the escape of a piece a cheaper one attacks.
+    pub attacks: Option<AttackMap>,
 }
 
 impl QuietContext {
@@ -53,10 +53,12 @@ impl QuietContext {
     /// an attacked square, and whether it lands on one.
     #[inline]
     fn quarter(&self, mv: Move) -> usize {
-        if !USE_THREAT_HISTORY {
-            return 0;
+        match self.attacks {
+            Some(attacks) if USE_THREAT_HISTORY => {
+                2 * attacks.all.has(mv.from()) as usize + attacks.all.has(mv.to()) as usize
+            }
+            _ => 0,
         }
-        2 * self.threats.has(mv.from()) as usize + self.threats.has(mv.to()) as usize
     }
 }
 
@@ -229,6 +231,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
 
     #[test]
     fn a_cutoff_raises_the_reply_after_the_same_moves_only() {
@@ -246,7 +249,7 @@ mod tests {
         let keys: ContKeys = [Some(e5), None];
         let ctx = QuietContext {
             keys,
-            threats: Bitboard::EMPTY,
+            attacks: None,
         };
         h.update_quiet(Color::White, knight, mv, &ctx, bonus(6));
         let butterfly = h.score(Color::White, mv, &ctx);
@@ -267,7 +270,7 @@ mod tests {
         // Gravity keeps every entry within the bound however often it is raised.
         let both = QuietContext {
             keys: [Some(e5), Some(d5)],
-            threats: Bitboard::EMPTY,
+            attacks: None,
         };
         for _ in 0..1000 {
             h.update_quiet(Color::White, knight, mv, &both, HISTORY_BONUS_MAX.get());
@@ -283,7 +286,10 @@ mod tests {
         let safe = QuietContext::default();
         let attacked = QuietContext {
             keys: [None; 2],
-            threats: Bitboard::from_square(Square::F3),
+            attacks: Some(AttackMap {
+                all: Bitboard::from_square(Square::F3),
+                ..AttackMap::default()
+            }),
         };
         h.update_quiet(
             Color::White,

@@ -17,7 +17,6 @@ use super::picker::{is_generated_noisy, MovePicker};
 use super::see::see_ge;
 use super::tt::{TtBound, TtEntry};
 use super::{NodeBest, Raised, Worker, DECISIVE, MATE};
-use crate::bitboard::Bitboard;
 use crate::board::Position;
 use crate::chess_move::Move;
 use crate::movegen::MoveList;
@@ -221,11 +220,7 @@ impl Worker<'_> {
         let side = pos.side_to_move();
         let quiet_ctx = QuietContext {
             keys: self.cont_keys(ply),
-            threats: if USE_THREAT_HISTORY {
-                pos.attacked_by(!side)
-            } else {
-                Bitboard::EMPTY
-            },
+            attacks: (USE_THREAT_HISTORY || USE_THREAT_ORDERING).then(|| pos.attack_map(!side)),
         };
         let mut picker = MovePicker::new(
             tt_move,

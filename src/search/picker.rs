@@ -13,7 +13,7 @@ use super::params::{
 };
 use super::see::see_ge;
 use crate::bitboard::Bitboard;
-use crate::board::Position;
+use crate::board::{AttackMap, Position};
 use crate::chess_move::Move;
 use crate::movegen::{GenType, MoveList, MAX_MOVES};
 use crate::types::PieceType;
@@ -59,16 +59,11 @@ struct Danger {
 }
 
 impl Danger {
-    fn of(pos: &Position) -> Danger {
-        let them = !pos.side_to_move();
-        let by_pawns = pos.attacks_of(them, PieceType::Pawn);
-        let by_minors =
-            pos.attacks_of(them, PieceType::Knight) | pos.attacks_of(them, PieceType::Bishop);
-        let by_rooks = pos.attacks_of(them, PieceType::Rook);
+    fn of(them: &AttackMap) -> Danger {
         Danger {
-            minor: by_pawns,
-            rook: by_pawns | by_minors,
-            queen: by_pawns | by_minors | by_rooks,
+            minor: them.pawns,
+            rook: them.pawns | them.minors,
+            queen: them.pawns | them.minors | them.rooks,
         }
     }
 
@@ -257,7 +252,10 @@ impl MovePicker {
                     if !self.skip_quiets {
                         pos.generate(GenType::Quiet, &mut self.moves);
                         let side = pos.side_to_move();
-                        let danger = USE_THREAT_ORDERING.then(|| Danger::of(pos));
+                        // A node of the main search has the opponent's attacks already.
+                        let danger = USE_THREAT_ORDERING.then(|| {
+                            Danger::of(&self.quiet.attacks.unwrap_or_else(|| pos.attack_map(!side)))
+                        });
                         for i in 0..self.moves.len() {
                             let mv = self.moves[i];
                             let score = match pos.piece_on(mv.from()) {
