@@ -214,8 +214,8 @@ impl Worker<'_> {
         // whether it escapes (`picker.rs`, `Danger`): first the retreat of a knight a pawn
         // attacks, last a queen's step onto a square a rook covers. Measured at 10,000
         // nodes a move against main: +20.7 +- 14.1 Elo (1,600 games in two runs of 800 on
-        // the UHO openings: W622 L527 D451); its cost in speed is within noise (callgrind's
-        // 4% more instructions a node overstated it: docs/strength.md, Speed).
+        // the UHO openings: W622 L527 D451), for 4% more instructions a node by callgrind,
+        // which can overcount (docs/strength.md, Speed); not yet timed.
         let original_alpha = alpha;
         let previous = pos.last_move();
         let side = pos.side_to_move();
