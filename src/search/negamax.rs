@@ -248,6 +248,9 @@ impl Worker<'_> {
             if mv == excluded {
                 continue;
             }
+            // The child's table line starts loading now, so that the pruning tests below
+            // run while it arrives rather than the child waiting for it.
+            self.shared.tt.prefetch(pos.key_after(mv));
             let alpha = best.alpha;
             let quiet = !is_generated_noisy(pos, mv);
             let early = picker.in_early_stages();

@@ -83,6 +83,8 @@ impl Worker<'_> {
             alpha,
         };
         while let Some(mv) = picker.next(pos, self.history) {
+            // As in `negamax`: the child's table line loads while delta pruning decides.
+            self.shared.tt.prefetch(pos.key_after(mv));
             // Delta pruning: even winning the captured piece cleanly would not reach alpha.
             if USE_DELTA_PRUNING && !in_check && mv.promotion_piece().is_none() {
                 let gain = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
