@@ -22,12 +22,15 @@ use crate::board::Position;
 use crate::types::Color;
 
 /// Per side to move, tables of evaluation corrections indexed by the pawn key and by
-/// each colour's non-pawn key, in `1 / CORRECTION_GRAIN` centipawns.
+/// each colour's non-pawn key, in `1 / CORRECTION_GRAIN` centipawns. 16 bits an entry
+/// (the limit fits), so the tables take half the cache.
 pub struct CorrectionHistory {
-    pawn: Box<[[i32; CORRECTION_ENTRIES]; 2]>,
+    pawn: Box<[[i16; CORRECTION_ENTRIES]; 2]>,
     /// `[side to move][colour of the pieces][slot]`.
-    non_pawn: Box<[[[i32; CORRECTION_ENTRIES]; 2]; 2]>,
+    non_pawn: Box<[[[i16; CORRECTION_ENTRIES]; 2]; 2]>,
 }
+
+const _: () = assert!(CORRECTION_LIMIT <= i16::MAX as i32);
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
@@ -56,13 +59,13 @@ impl CorrectionHistory {
     #[inline]
     fn sum(&self, pos: &Position) -> i32 {
         let side = pos.side_to_move().index();
-        let pawn = self.pawn[side][Self::slot(pos.pawn_key())];
+        let pawn = i32::from(self.pawn[side][Self::slot(pos.pawn_key())]);
         if !USE_NON_PAWN_CORRECTION {
             return pawn;
         }
         let non_pawn: i32 = Color::ALL
             .iter()
-            .map(|&c| self.non_pawn[side][c.index()][Self::slot(pos.non_pawn_key(c))])
+            .map(|&c| i32::from(self.non_pawn[side][c.index()][Self::slot(pos.non_pawn_key(c))]))
             .sum();
         pawn + non_pawn / 2
     }
@@ -88,8 +91,9 @@ impl CorrectionHistory {
 
 /// Adds `step` to `entry`, within the correction limit.
 #[inline]
-fn nudge(entry: &mut i32, step: i32) {
-    *entry = (*entry + step).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+fn nudge(entry: &mut i16, step: i32) {
+    // The clamp keeps the sum within the limit, which fits 16 bits.
+    *entry = (i32::from(*entry) + step).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) as i16;
 }
 #[cfg(test)]
 mod tests {
