@@ -11,10 +11,13 @@ A generation:
     write there. That folder is curated: what a run writes there has not been kept from
     one session to the next, and neither has `/var/tmp`. What lasts is the network: each
     generation starts warm from the last one's weights, which learnt from every game it
-    saw (`--init` names an unshipped candidate, `--replay` adds games still on disk);
+    saw (`--init` names an unshipped candidate, `--replay` adds games still on disk, and the
+    games of earlier generations' runs in WORK join by themselves while they last);
  3. gathers the replay: every file of `../shared/data/selfplay/` (decompressed and
-    converted once into a cache; `--skip-shared` leaves them out), then the `--replay`
-    files, then the new games last, so the held-out 5% are the newest games;
+    converted once into a cache; `--skip-shared` leaves them out), then the games of earlier
+    runs still in WORK (`WORK/gen*/selfplay_*.bin`, oldest first, unless `../shared` still
+    holds them as published; `--no-kept-games` leaves them out), then the `--replay` files,
+    then the new games last, so the held-out 5% are the newest games;
  4. trains two networks on it: warm-started from the shipped network's float weights
     (`nets/default.float`, else the quantized `nets/default.nnue`; `--init NET` names
     another start, such as an unshipped candidate) and from scratch (`--warm-only` skips
@@ -257,6 +260,23 @@ def step_publish(st, work, args):
     log(work, f"published {target} ({st['publish']['mb']} MB)")
 
 
+def kept_games(base, gen):
+    """The self-play files of earlier generations' runs still under `base` (a machine whose
+    /var/tmp outlived a session keeps them), oldest generation first, each with the name
+    it was published under in ../shared (None if it was not)."""
+    found = []
+    for state in base.glob("gen*/state.json"):
+        try:
+            old = json.loads(state.read_text())
+        except (OSError, ValueError):
+            continue
+        out = old.get("datagen", {}).get("out")
+        if old.get("gen", gen) >= gen or not out or not Path(out).is_file():
+            continue
+        found.append((old["gen"], out, old.get("publish", {}).get("file")))
+    return [(out, published) for _, out, published in sorted(found)]
+
+
 def step_data(st, work):
     cache = work.parent / "cache"
     cache.mkdir(exist_ok=True)
@@ -284,6 +304,15 @@ def step_data(st, work):
                     subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
             tmp.replace(bin_path)
         files.append({"file": src.name, "path": str(bin_path), "positions": bin_path.stat().st_size // 32})
+    shared_names = {src.name for src in sources}
+    for out, published in st.get("kept_games", []):
+        if published in shared_names:
+            continue  # already in the replay, from ../shared
+        if not Path(out).is_file():
+            log(work, f"{out} is gone: left out")
+            continue
+        files.append({"file": f"{Path(out).parent.name}/{Path(out).name}", "path": out,
+                      "positions": Path(out).stat().st_size // 32})
     for extra in st.get("replay", []):
         files.append({"file": Path(extra).name, "path": extra, "positions": Path(extra).stat().st_size // 32})
     new = st["datagen"]["out"]
@@ -662,6 +691,9 @@ def main():
     ap.add_argument("--replay", nargs="*", action="extend", default=[],
                     help="packed self-play files outside ../shared (an earlier generation's games that "
                          "could not be published) trained on after the shared ones, before the new games")
+    ap.add_argument("--no-kept-games", action="store_true",
+                    help="leave out the games of earlier generations' runs still in --work (by default "
+                         "they join the replay, so that games outlive a session where /var/tmp does)")
     ap.add_argument("--skip-shared", action="store_true",
                     help="train on the new games and the --replay files only, not on "
                          "../shared/data/selfplay. Measured on generation 19: 3.0M of the "
@@ -718,6 +750,10 @@ def main():
         st = {"gen": gen, "shipped": shipped, "seed": args.seed, "started": start,
               "replay": [str(Path(f).resolve()) for f in args.replay],
               "skip_shared": args.skip_shared, "king_buckets": args.king_buckets}
+        if not args.no_kept_games:
+            replayed = {str(Path(f).resolve()) for f in args.replay}
+            st["kept_games"] = [(out, pub) for out, pub in kept_games(base, gen)
+                                if str(Path(out).resolve()) not in replayed]
     log(work, f"generation {gen} (shipped: generation {shipped}), budget {args.hours:g} h, work {work}")
     if "build" not in st:
         step_build(st, work, args)
