@@ -78,6 +78,8 @@ RANDOM_PLIES = 4
 # Training: the settings of generations 2 and 3 from scratch; a warm start begins from a
 # trained network, so it takes a lower peak learning rate and fewer epochs.
 BATCH = 4096
+# The least self-play a generation gets, when the budget leaves none beside its reserves.
+MIN_SELFPLAY_S = 60
 LAMBDA = 1.0
 SCRATCH_EPOCHS, SCRATCH_LR = 12, 0.001
 WARM_EPOCHS, WARM_LR = 8, 0.0005
@@ -760,7 +762,8 @@ def main():
         save(st, work)
     if "publish" not in st:
         reserve = (args.train_reserve + args.sprt_reserve) * 60
-        step_datagen(st, work, args, max(time.time(), end - reserve))
+        # However short the budget, self-play gets a minute: a generation needs new games.
+        step_datagen(st, work, args, max(time.time() + MIN_SELFPLAY_S, end - reserve))
         save(st, work)
         if not args.smoke:
             step_publish(st, work, args)
