@@ -75,11 +75,11 @@ NETS = ROOT / "nets"
 # `--random-plies` change them; the record shows the command either way).
 NODES = 5000
 RANDOM_PLIES = 4
+# The least self-play a generation gets, when the budget leaves none beside its reserves.
+MIN_SELFPLAY_S = 60
 # Training: the settings of generations 2 and 3 from scratch; a warm start begins from a
 # trained network, so it takes a lower peak learning rate and fewer epochs.
 BATCH = 4096
-# The least self-play a generation gets, when the budget leaves none beside its reserves.
-MIN_SELFPLAY_S = 60
 LAMBDA = 1.0
 SCRATCH_EPOCHS, SCRATCH_LR = 12, 0.001
 WARM_EPOCHS, WARM_LR = 8, 0.0005
