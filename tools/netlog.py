@@ -81,15 +81,22 @@ def put_entry(text, gen, entry):
     return text[: first + 1] + entry + "\n" + text[first + 1:]
 
 
+def _shipped(section, net_id, old_gen, how):
+    """A generation's entry or record with its heading and first line saying it ships."""
+    section = section.replace("(tried, not shipped)", f"(`default.nnue`, hash `{net_id}`)", 1)
+    return section.replace(f"Generation {old_gen} stays the default.", how, 1)
+
+
 def ship(text, gen, net_id, old_gen, how):
     """The README text once generation `gen` ships: its heading and first line say so, its
-    row says shipped, and the generation it replaces stands "until" it."""
+    row says shipped, and the generation it replaces stands "until" it. The full record
+    (`nets/history/gen<N>.md`) gets the same heading and first line."""
     start = text.find(f"## Generation {gen} ")
     end = text.find("\n## ", start + 1)
-    section = text[start:end]
-    section = section.replace("(tried, not shipped)", f"(`default.nnue`, hash `{net_id}`)", 1)
-    section = section.replace(f"Generation {old_gen} stays the default.", how, 1)
-    text = text[:start] + section + text[end:]
+    text = text[:start] + _shipped(text[start:end], net_id, old_gen, how) + text[end:]
+    record = record_path(gen)
+    if record.exists():
+        record.write_text(_shipped(record.read_text(), net_id, old_gen, how))
     text = update_row(text, old_gen, shipped=f"yes (until gen{gen})")
     return update_row(text, gen, shipped=SHIPPED_NOW)
 
