@@ -330,7 +330,7 @@ EPOCH_LINE = re.compile(r"epoch\s+(\d+)\s+train loss ([\d.]+)\s+validation loss 
 def step_train(st, work, args, kind):
     out_dir = work / kind
     cmd = [str(work / "ladya"), "train", *[f["path"] for f in st["data"]],
-           "--epochs", str(WARM_EPOCHS if kind == "warm" else SCRATCH_EPOCHS),
+           "--epochs", str(args.warm_epochs if kind == "warm" else SCRATCH_EPOCHS),
            "--batch-size", str(BATCH), "--lr", str(args.warm_lr if kind == "warm" else SCRATCH_LR),
            "--lambda", str(LAMBDA), "--out-dir", str(out_dir), "--threads", str(args.threads),
            "--seed", str(args.seed), "--output-buckets", "8"]
@@ -561,6 +561,7 @@ def entry(st, args):
             (f" --selfplay-nodes {args.selfplay_nodes}" if getattr(args, "selfplay_nodes", NODES) != NODES else "") + \
             (f" --random-plies {args.random_plies}" if getattr(args, "random_plies", RANDOM_PLIES) != RANDOM_PLIES else "") + \
             (f" --warm-lr {args.warm_lr:g}" if getattr(args, "warm_lr", WARM_LR) != WARM_LR else "") + \
+            (f" --warm-epochs {args.warm_epochs}" if getattr(args, "warm_epochs", WARM_EPOCHS) != WARM_EPOCHS else "") + \
             (" --syzygy" if args.syzygy else "") + \
             (" --warm-only" if st.get("warm_only") else "") + \
             (" --skip-shared" if st.get("skip_shared") else "") + \
@@ -687,6 +688,10 @@ def main():
                     help=f"peak learning rate of the warm run (default {WARM_LR}, every generation so "
                          "far): lower keeps more of what the start network knows when the new set is "
                          "smaller than the one it learnt from")
+    ap.add_argument("--warm-epochs", type=int, default=WARM_EPOCHS,
+                    help=f"epochs of the warm run (default {WARM_EPOCHS}, every generation so far): "
+                         "generation 23's validation loss was lowest after the first of eight, so a "
+                         "small new set may want a shorter step")
     ap.add_argument("--init", help="network (float weights, checkpoint or .nnue) the warm run starts from, "
                                     "when not the shipped one: e.g. an unshipped candidate that learnt from "
                                     "more games (the SPRT is still against the shipped network)")
@@ -730,8 +735,8 @@ def main():
         ap.error("--hours and --seed are needed")
     args.fastchess = runner.find(args.fastchess)
     if args.smoke:
-        global SCRATCH_EPOCHS, WARM_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
-        SCRATCH_EPOCHS = WARM_EPOCHS = 1
+        global SCRATCH_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
+        SCRATCH_EPOCHS = args.warm_epochs = 1
         PICK_ROUNDS = GAUNTLET_ROUNDS = 2
     if args.resume_sprt:
         resume_sprt(args)
