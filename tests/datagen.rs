@@ -18,6 +18,7 @@ fn config(games: usize, threads: usize, format: Format) -> DatagenConfig {
         ],
         openings_name: "test".to_string(),
         random_plies: 4,
+        max_opening_score: Some(ladya::datagen::genfens::MAX_SCORE),
         seed: 42,
         threads,
         format,
@@ -174,6 +175,16 @@ fn other_settings_do_not_resume_a_run() {
     match generate_file(&cfg, &path, &mut |_| {}) {
         Err(DatagenError::Mismatch {
             field: "evaluation",
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Nor a run that started games from any opening with one that checks their balance.
+    let mut cfg = config(2, 1, Format::Packed);
+    cfg.max_opening_score = None;
+    match generate_file(&cfg, &path, &mut |_| {}) {
+        Err(DatagenError::Mismatch {
+            field: "largest opening score",
             ..
         }) => {}
         other => panic!("{other:?}"),

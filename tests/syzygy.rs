@@ -581,6 +581,7 @@ fn datagen_ends_a_game_the_tables_know() {
             openings: vec![opening.to_string()],
             openings_name: "test".to_string(),
             random_plies: 0,
+            max_opening_score: None,
             seed: 3,
             threads: 1,
             format: Format::Text,

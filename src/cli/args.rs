@@ -157,6 +157,13 @@ pub struct DatagenArgs {
     /// Random legal plies after the opening.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Start a game only from an opening (after the random plies) that a short search
+    /// scores within this many centipawns of zero; others are drawn again.
+    #[arg(long, default_value_t = ladya::datagen::genfens::MAX_SCORE)]
+    pub max_opening_score: i32,
+    /// Start games from every opening, balanced or not (as before the balance check).
+    #[arg(long, conflicts_with = "max_opening_score")]
+    pub any_opening: bool,
     /// Play with the hand-crafted evaluation (generation 0 of the training loop).
     #[arg(long, conflicts_with = "eval_file")]
     pub hce: bool,

@@ -27,6 +27,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         openings,
         openings_name,
         random_plies: args.random_plies,
+        max_opening_score: (!args.any_opening).then_some(args.max_opening_score),
         seed: args.seed,
         threads: args.threads,
         format: if args.text {

@@ -1,6 +1,7 @@
 //! One self-play game: an opening, random plies, then the search against itself until
 //! the game ends or is adjudicated; the positions worth learning from are kept.
 
+use super::genfens::{is_balanced, CHECK_NODES};
 use super::{DatagenConfig, Format};
 use crate::board::Position;
 use crate::data::{filter, GameResult, PackedPosition, RECORD_BYTES};
@@ -10,6 +11,9 @@ use crate::types::Color;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// Openings drawn per game before one that is not balanced is taken anyway: a book of
+/// lopsided positions must slow a run down, not hang it.
+const MAX_OPENING_TRIES: usize = 100;
 /// A game still running after this many plies is scored a draw.
 const MAX_GAME_PLIES: usize = 400;
 /// Win adjudication: both sides' searches agree on at least this many centipawns...
@@ -40,22 +44,7 @@ pub(super) fn play_game(
 ) -> Game {
     let mut rng =
         Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    // An opening and random plies that leave a game to play (retry otherwise).
-    let mut pos = loop {
-        let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
-        let mut ok = true;
-        for _ in 0..cfg.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
-        if ok && !pos.legal_moves().is_empty() {
-            break pos;
-        }
-    };
+    let mut pos = start_position(cfg, openings, &mut rng, searcher);
     searcher.clear();
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -119,6 +108,45 @@ pub(super) fn play_game(
     encode(cfg.format, &kept, white_points)
 }
 
+/// An opening and random plies that leave a game to play and, with
+/// `cfg.max_opening_score`, a balanced one (drawn again otherwise).
+fn start_position(
+    cfg: &DatagenConfig,
+    openings: &[Position],
+    rng: &mut Xoshiro256PlusPlus,
+    searcher: &mut Searcher,
+) -> Position {
+    let check = Limits {
+        nodes: Some(CHECK_NODES),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let mut tries = 0;
+    loop {
+        let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
+        let mut ok = true;
+        for _ in 0..cfg.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        if !ok || pos.legal_moves().is_empty() {
+            continue;
+        }
+        tries += 1;
+        let balanced = match cfg.max_opening_score {
+            None => true,
+            Some(max) => tries >= MAX_OPENING_TRIES || is_balanced(searcher, &pos, &check, max),
+        };
+        if balanced {
+            return pos;
+        }
+    }
+}
+
 /// A game's kept positions in the output format.
 fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
     let mut bytes = Vec::new();
@@ -180,4 +208,50 @@ fn game_over(pos: &Position, ply: usize) -> Option<u8> {
         || pos.insufficient_material()
         || ply >= MAX_GAME_PLIES;
     drawn.then_some(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The start position less Black's queen's rook: lopsided by any evaluation.
+    const ROOK_DOWN: &str = "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - 0 1";
+
+    fn config(max_opening_score: Option<i32>) -> DatagenConfig {
+        DatagenConfig {
+            random_plies: 0,
+            max_opening_score,
+            ..DatagenConfig::default()
+        }
+    }
+
+    fn starts(cfg: &DatagenConfig, openings: &[Position], games: u64) -> Vec<u64> {
+        let mut searcher = Searcher::new(1);
+        (0..games)
+            .map(|n| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(n);
+                start_position(cfg, openings, &mut rng, &mut searcher).key()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lopsided_openings_are_drawn_again() {
+        let lopsided = Position::from_fen(ROOK_DOWN).unwrap();
+        let openings = [lopsided.clone(), Position::startpos()];
+        let any = starts(&config(None), &openings, 16);
+        assert!(
+            any.contains(&lopsided.key()),
+            "the draw never picked it: no test"
+        );
+        let balanced = starts(&config(Some(300)), &openings, 16);
+        assert!(balanced.iter().all(|&k| k == Position::startpos().key()));
+    }
+
+    #[test]
+    fn a_book_of_lopsided_openings_still_gives_games() {
+        let lopsided = Position::from_fen(ROOK_DOWN).unwrap();
+        let got = starts(&config(Some(300)), std::slice::from_ref(&lopsided), 2);
+        assert_eq!(got, vec![lopsided.key(); 2]);
+    }
 }

@@ -206,18 +206,29 @@ pub fn generate(
         if given.contains(&pos.key()) {
             continue;
         }
-        searcher.clear();
-        let result = searcher.search(&pos, &limits, &SearchControl::default(), &mut |_| {});
-        let balanced = matches!(
-            result.info.map(|i| i.score),
-            Some(Score::Cp(cp)) if cp.abs() <= request.max_score
-        );
-        if balanced {
+        if is_balanced(&mut searcher, &pos, &limits, request.max_score) {
             given.insert(pos.key());
             emit(&pos.to_fen());
         }
     }
     Ok(())
+}
+
+/// Whether a search of `pos` within `limits` (a short one: a fixed number of nodes), from
+/// a cleared table so that the answer does not depend on what was searched before, scores
+/// it within `max_score` centipawns of zero. A mate score is never balanced.
+pub(super) fn is_balanced(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    max_score: i32,
+) -> bool {
+    searcher.clear();
+    let result = searcher.search(pos, limits, &SearchControl::default(), &mut |_| {});
+    matches!(
+        result.info.map(|i| i.score),
+        Some(Score::Cp(cp)) if cp.abs() <= max_score
+    )
 }
 
 /// `plies` random legal moves from `pos`; `None` when the game ends on the way or right

@@ -2,7 +2,8 @@
 //! the game result, for the evaluation network's trainer and the Texel tuner.
 //!
 //! Ladya plays itself at a fixed node budget per move from shuffled openings, each
-//! followed by a few random plies so that no two games are alike. A position is kept when
+//! followed by a few random plies so that no two games are alike, and kept only when a
+//! short search finds it balanced (`max_opening_score`). A position is kept when
 //! it is worth learning from: not in check, the move chosen is no capture or promotion,
 //! the score is no mate and below 2,000 cp, and the game is past its first plies.
 //!
@@ -93,6 +94,12 @@ pub struct DatagenConfig {
     pub openings_name: String,
     /// Random legal plies played after the opening.
     pub random_plies: usize,
+    /// A game starts only from an opening (after its random plies) that a short search
+    /// ([`genfens::CHECK_NODES`] nodes, a cleared table) scores within this many centipawns
+    /// of zero, as OpenBench's openings (`genfens`) are chosen; `None`: from any. Random
+    /// plies leave many starts lopsided (8 of them: 28% of generation 23's games began
+    /// beyond 300 cp), and a game decided from its first move teaches little.
+    pub max_opening_score: Option<i32>,
     /// Seed of every random choice.
     pub seed: u64,
     /// Games played at once.

@@ -16,6 +16,8 @@ pub(super) struct Sidecar {
     seed: u64,
     nodes: u64,
     random_plies: usize,
+    /// `max_opening_score`: a number, or `none`.
+    opening_balance: String,
     openings_hash: u64,
     openings_name: String,
     /// `hce`, or `nnue:` and the network's hash.
@@ -33,6 +35,7 @@ impl Sidecar {
             seed: cfg.seed,
             nodes: cfg.nodes,
             random_plies: cfg.random_plies,
+            opening_balance: opening_balance_name(cfg.max_opening_score),
             openings_hash: openings_hash(&cfg.openings),
             openings_name: cfg.openings_name.clone(),
             evaluation: evaluation_name(cfg),
@@ -51,12 +54,13 @@ impl Sidecar {
             "# ladya datagen progress: the settings of the run writing the file next to this\n\
              # one and how far it got. Delete it to start a new run appended to the file.\n\
              version={SIDECAR_VERSION}\nformat={}\nseed={}\nnodes={}\nrandom_plies={}\n\
-             openings_hash={:016x}\nopenings={}\nevaluation={}\ntablebases={}\n\
-             games_done={}\nbytes={}\n",
+             max_opening_score={}\nopenings_hash={:016x}\nopenings={}\nevaluation={}\n\
+             tablebases={}\ngames_done={}\nbytes={}\n",
             self.format,
             self.seed,
             self.nodes,
             self.random_plies,
+            self.opening_balance,
             self.openings_hash,
             self.openings_name,
             self.evaluation,
@@ -92,6 +96,8 @@ impl Sidecar {
             seed: num("seed", get("seed")?)?,
             nodes: num("nodes", get("nodes")?)?,
             random_plies: num("random_plies", get("random_plies")?)?,
+            // Sidecars from before the balance check started games from any opening.
+            opening_balance: get("max_opening_score").unwrap_or("none").to_string(),
             openings_hash: u64::from_str_radix(get("openings_hash")?, 16)
                 .map_err(|_| "openings_hash is not hexadecimal".to_string())?,
             openings_name: get("openings")?.to_string(),
@@ -126,6 +132,11 @@ impl Sidecar {
                 now.random_plies.to_string(),
             ),
             (
+                "largest opening score",
+                self.opening_balance.clone(),
+                now.opening_balance.clone(),
+            ),
+            (
                 "openings",
                 format!(
                     "'{}' (hash {:016x})",
@@ -143,6 +154,11 @@ impl Sidecar {
             differs.then_some((field, a, b))
         })
     }
+}
+
+/// How the sidecar writes `max_opening_score`.
+fn opening_balance_name(max: Option<i32>) -> String {
+    max.map_or("none".to_string(), |cp| cp.to_string())
 }
 
 /// How the sidecar names the evaluation of a run.
