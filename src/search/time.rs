@@ -19,8 +19,8 @@
 //! it had held (`1.6, 1.35, 1.15, 1.0, 0.92`), with `movetime` left whole. Against the
 //! plain soft limit, `match.py --tc 4+0.04` on the UHO openings (`--seed 23`): 320 games,
 //! W91 L87 D142, +4.3 +- 23.5 Elo pentanomial, SPRT [0, 10] undecided (LLR -0.05); clock
-//! use 94.8% against 93.2%. The code is in the session of 2026-11-25 (branch `tm`, commit
-//! `de1f605`), to be measured again at a longer control.
+//! use 94.8% against 93.2%. A fuller form (with a falling score as a third factor) is on
+//! the branch `tm` (`f01bdb4`), to be measured at 8+0.08.
 
 use super::params::{
     TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_RESERVE_INCREMENTS, TM_SOFT_PER_HARD,
