@@ -19,8 +19,9 @@
 //! it had held (`1.6, 1.35, 1.15, 1.0, 0.92`), with `movetime` left whole. Against the
 //! plain soft limit, `match.py --tc 4+0.04` on the UHO openings (`--seed 23`): 320 games,
 //! W91 L87 D142, +4.3 +- 23.5 Elo pentanomial, SPRT [0, 10] undecided (LLR -0.05); clock
-//! use 94.8% against 93.2%. A fuller form (with a falling score as a third factor) is on
-//! the branch `tm` (`f01bdb4`), to be measured at 8+0.08.
+//! use 94.8% against 93.2%. A fuller form (with a falling score as a third factor) is
+//! commit `f01bdb4` (reachable from main by a merge that kept none of it), to be measured
+//! at 8+0.08 (`git cherry-pick f01bdb4`).
 
 use super::params::{
     TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_RESERVE_INCREMENTS, TM_SOFT_PER_HARD,
