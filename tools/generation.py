@@ -395,7 +395,13 @@ def step_sprt(st, work, args, deadline):
     log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: {shown(cmd, work)}")
     bounds = tuple(float(b) for b in SPRT_BOUNDS)
     verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{st['gen']}", [], bounds, deadline, ROOT)
-    s = runner.summary((work / "sprt.log").read_text()) or {"w": 0, "l": 0, "d": 0, "games": 0}
+    text = (work / "sprt.log").read_text()
+    s = runner.summary(text)
+    if not s or not s["games"]:
+        # A match stopped before fastchess printed a score: count its finished games.
+        points = list(runner.games(text, f"gen{st['gen']}").values())
+        s = {"w": points.count(1.0), "l": points.count(0.0), "d": points.count(0.5),
+             "games": len(points)}
     elo, err = pair_elo(pairs)
     said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
     st["sprt"] = {"w": s["w"], "l": s["l"], "d": s["d"], "games": s["games"],
