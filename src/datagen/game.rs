@@ -1,7 +1,7 @@
 //! One self-play game: an opening, random plies, then the search against itself until
 //! the game ends or is adjudicated; the positions worth learning from are kept.
 
-use super::genfens::{is_balanced, CHECK_NODES};
+use super::genfens::{is_balanced, random_walk, CHECK_NODES};
 use super::{DatagenConfig, Format};
 use crate::board::Position;
 use crate::data::{filter, GameResult, PackedPosition, RECORD_BYTES};
@@ -108,8 +108,8 @@ pub(super) fn play_game(
     encode(cfg.format, &kept, white_points)
 }
 
-/// An opening and random plies that leave a game to play and, with
-/// `cfg.max_opening_score`, a balanced one (drawn again otherwise).
+/// An opening and random plies that leave a game to play (`genfens`'s random walk) and,
+/// with `cfg.max_opening_score`, a balanced one (drawn again otherwise).
 fn start_position(
     cfg: &DatagenConfig,
     openings: &[Position],
@@ -123,19 +123,10 @@ fn start_position(
     };
     let mut tries = 0;
     loop {
-        let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
-        let mut ok = true;
-        for _ in 0..cfg.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
-        if !ok || pos.legal_moves().is_empty() {
+        let start = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
+        let Some(pos) = random_walk(start, cfg.random_plies, rng) else {
             continue;
-        }
+        };
         tries += 1;
         let balanced = match cfg.max_opening_score {
             None => true,

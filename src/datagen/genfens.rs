@@ -233,7 +233,11 @@ pub(super) fn is_balanced(
 
 /// `plies` random legal moves from `pos`; `None` when the game ends on the way or right
 /// after (no legal move, or a draw by the rules).
-fn random_walk(mut pos: Position, plies: usize, rng: &mut Xoshiro256PlusPlus) -> Option<Position> {
+pub(super) fn random_walk(
+    mut pos: Position,
+    plies: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Position> {
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
