@@ -11,6 +11,11 @@ illegal move or a hang.
 Wine 8 (Debian 12) lacks `ProcessPrng` of bcryptprimitives.dll, which Rust's standard
 library imports on Windows: a stub DLL built with mingw beside the .exe supplies it for
 the test (it is never shipped; real Windows has the function since Windows 10).
+
+Wine runs in a prefix of its own under the test's folder, made first by `wineboot` with a
+time limit and without the Mono and Gecko installers (which a new prefix otherwise offers to
+fetch), and its server is stopped at the end: every call to wine has a time limit, and no
+wine process outlives the test.
 """
 
 import os
@@ -39,11 +44,36 @@ __declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
 """
 
 
+# Set by main: the environment every wine command runs in (its own prefix).
+WINE_ENV = {}
+
+
+def wine_run(args, timeout, what):
+    """A wine tool run to its end within `timeout` seconds (its output), or the test fails."""
+    try:
+        return subprocess.run(args, capture_output=True, text=True, check=True, timeout=timeout,
+                              env=WINE_ENV, stdin=subprocess.DEVNULL).stdout
+    except subprocess.TimeoutExpired:
+        stop_wine()
+        sys.exit(f"windows smoke test: {what} did not finish within {timeout} s")
+    except subprocess.CalledProcessError as e:
+        stop_wine()
+        sys.exit(f"windows smoke test: {what} failed (exit {e.returncode}): {e.stderr[-500:]}")
+
+
+def stop_wine():
+    """Ends every process of the test's prefix (the server and the services it started)."""
+    try:
+        subprocess.run(["wineserver", "-k"], env=WINE_ENV, timeout=30,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    except (subprocess.TimeoutExpired, OSError):
+        pass
+
+
 class Engine:
     def __init__(self, cmd, cwd):
-        env = dict(os.environ, WINEDEBUG="-all")
         self.p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, env=env)
+                                  stderr=subprocess.DEVNULL, text=True, env=WINE_ENV)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.seen = []
@@ -69,13 +99,14 @@ class Engine:
             self.seen.append(line)
             if pred(line):
                 return line
+        self.p.kill()
+        stop_wine()
         sys.exit(f"windows smoke test: no {what} within {timeout} s; last lines:\n" +
                  "\n".join(self.seen[-15:]))
 
 
 def winpath(path):
-    return subprocess.run(["winepath", "-w", str(path)], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return wine_run(["winepath", "-w", str(path)], 60, "winepath").strip()
 
 
 def main():
@@ -84,10 +115,15 @@ def main():
     shutil.copy(exe, work / "ladya.exe")
     (work / "stub.c").write_text(STUB)
     subprocess.run(["x86_64-w64-mingw32-gcc", "-shared", "-o", str(work / "bcryptprimitives.dll"),
-                    str(work / "stub.c")], check=True)
+                    str(work / "stub.c")], check=True, timeout=120)
     empty = work / "no tables here"
     empty.mkdir()
-    # The first start of wine makes its prefix: give it time.
+    WINE_ENV.update(os.environ, WINEDEBUG="-all", WINEPREFIX=str(work / "prefix"),
+                    WINEDLLOVERRIDES="mscoree,mshtml=")
+    WINE_ENV.pop("DISPLAY", None)
+    started = time.time()
+    wine_run(["wineboot", "--init"], 300, "wineboot (the new prefix)")
+    print(f"windows smoke test: wine prefix made in {time.time() - started:.1f} s")
     e = Engine(["wine", str(work / "ladya.exe")], work)
     e.send("uci")
     e.expect(lambda l: l == "uciok", 180, "uciok")
@@ -122,7 +158,10 @@ def main():
     try:
         e.p.wait(timeout=30)
     except subprocess.TimeoutExpired:
+        e.p.kill()
+        stop_wine()
         sys.exit("windows smoke test: no exit after quit")
+    stop_wine()
     shutil.rmtree(work, ignore_errors=True)
     print(f"windows smoke test: passed under wine (K+Q v K: {' '.join(words[words.index('score'):words.index('score') + 3])}, "
           f"tbhits {words[words.index('tbhits') + 1]})")
