@@ -29,6 +29,15 @@ use crate::types::{Color, Piece, PieceType, Square};
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub const USE_AVX2: bool = true;
 
+/// Whether the AVX-512 build of the network code runs where the CPU has AVX-512BW (32
+/// lanes of `i16`), before the AVX2 one. `ladya bench` on an Intel Xeon with AVX-512
+/// (Sapphire Rapids), user time, seven runs alternating with the AVX2 build on the idle
+/// machine: medians 2.22 s against 2.32 s (1.045x), and as much in five runs beside a
+/// match; the same nodes. The same code as the other builds, compiled for wider lanes:
+/// the scores are the same (the test below).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub const USE_AVX512: bool = true;
+
 /// The first layer's sums for both perspectives (indexed by colour).
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -361,8 +370,9 @@ impl AccumulatorStack {
         &self.entries[self.top].acc
     }
 
-    /// Brings the top entry up to date. Inlined into both builds of
-    /// [`AccumulatorStack::evaluate`], so the AVX2 one adds 16 lanes at once.
+    /// Brings the top entry up to date. Inlined into every build of
+    /// [`AccumulatorStack::evaluate`], so the AVX2 one adds 16 lanes at once and the
+    /// AVX-512 one 32.
     #[inline(always)]
     fn bring_up_to_date(&mut self, net: &Network, pos: &Position) {
         debug_assert_eq!(
@@ -449,10 +459,17 @@ impl AccumulatorStack {
     /// The network's score of the current position (`pos`) for the side to move.
     ///
     /// The default build targets any x86-64 (SSE2, 8 lanes of `i16`); on a CPU with AVX2
-    /// the same code runs compiled for it, with twice the lanes (measured: [`USE_AVX2`]).
+    /// the same code runs compiled for it, with twice the lanes (measured: [`USE_AVX2`]),
+    /// and with AVX-512BW four times (measured: [`USE_AVX512`]).
     #[inline]
     #[allow(unsafe_code)]
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if USE_AVX512 && std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has just been checked to support AVX-512BW (which implies
+            // AVX-512F), the only features the function enables.
+            return unsafe { self.evaluate_avx512(net, pos) };
+        }
         #[cfg(target_arch = "x86_64")]
         if USE_AVX2 && std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been checked to support AVX2, the only feature the
@@ -476,10 +493,88 @@ impl AccumulatorStack {
         self.evaluate_portable(net, pos)
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn evaluate_avx512(&mut self, net: &Network, pos: &Position) -> i32 {
+        self.evaluate_portable(net, pos)
+    }
+
     /// The accumulator of the current position recomputed from scratch equals the
     /// incremental one (a test helper).
     pub fn matches_refresh(&mut self, net: &Network, pos: &Position) -> bool {
         let fresh = Accumulator::refresh(net, pos);
         self.current(net, pos).values == fresh.values
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::{default_network, evaluate_from_scratch};
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// One build of [`AccumulatorStack::evaluate`].
+    type Build = (
+        &'static str,
+        fn(&mut AccumulatorStack, &Network, &Position) -> i32,
+    );
+
+    /// Which builds of the evaluation this CPU can run.
+    #[allow(unsafe_code)]
+    fn builds() -> Vec<Build> {
+        let mut builds: Vec<Build> = vec![("portable", |s, n, p| s.evaluate_portable(n, p))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                builds.push(("avx2", |s, n, p| unsafe { s.evaluate_avx2(n, p) }));
+            }
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                // SAFETY: the CPU supports AVX-512BW (and so AVX-512F), checked just above.
+                builds.push(("avx512", |s, n, p| unsafe { s.evaluate_avx512(n, p) }));
+            }
+        }
+        builds
+    }
+
+    #[test]
+    fn every_build_of_the_evaluation_scores_alike_along_random_games() {
+        let net = default_network();
+        let builds = builds();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            // One stack per build, each brought up to date by its own code.
+            let mut stacks: Vec<AccumulatorStack> =
+                builds.iter().map(|_| AccumulatorStack::new()).collect();
+            for s in &mut stacks {
+                s.reset(&net, &pos);
+            }
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                for s in &mut stacks {
+                    s.push_move(&pos, mv);
+                }
+                pos.make_move(mv);
+                // Not every position is evaluated, as in a search: the stacks catch up.
+                if rng.next_u64() % 3 == 0 {
+                    continue;
+                }
+                let want = evaluate_from_scratch(&net, &pos);
+                for ((name, eval), s) in builds.iter().zip(&mut stacks) {
+                    assert_eq!(
+                        eval(s, &net, &pos),
+                        want,
+                        "{name} build at {}",
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
     }
 }
