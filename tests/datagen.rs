@@ -230,6 +230,40 @@ fn a_bad_opening_is_a_typed_error() {
     );
 }
 
+/// Fool's mate: White is checkmated, no game is left to play.
+const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+/// White's only move takes the queen, leaving king and knight against king: a dead draw
+/// after any random ply.
+const DRAWN_BY_ANY_MOVE: &str = "6q1/7K/8/6k1/8/8/8/6N1 w - - 0 1";
+
+#[test]
+fn a_book_with_no_game_to_play_is_an_error_not_a_hang() {
+    let mut cfg = config(1, 1, Format::Text);
+    cfg.openings = vec![
+        MATED.to_string(),
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1".to_string(),
+    ];
+    let err = generate(&cfg, &mut Vec::new(), &mut |_| {}).unwrap_err();
+    assert!(matches!(err, DatagenError::NoPlayableOpening(2)), "{err:?}");
+    assert!(err.to_string().contains("none of the 2 openings"), "{err}");
+}
+
+#[test]
+fn finished_openings_are_left_out_and_walks_that_always_end_still_give_games() {
+    // The mated opening is never drawn: every game starts from the other one.
+    let mut cfg = config(3, 1, Format::Text);
+    cfg.openings = vec![MATED.to_string(), ladya::START_FEN.to_string()];
+    let mut out = Vec::new();
+    let report = generate(&cfg, &mut out, &mut |_| {}).unwrap();
+    assert_eq!(report.games, 3);
+    // Every random ply from this opening ends the game: the games start from it as it is.
+    let mut cfg = config(2, 1, Format::Text);
+    cfg.openings = vec![DRAWN_BY_ANY_MOVE.to_string()];
+    cfg.max_opening_score = None;
+    let report = generate(&cfg, &mut Vec::new(), &mut |_| {}).unwrap();
+    assert_eq!(report.games, 2);
+}
+
 #[test]
 fn a_new_file_may_go_to_a_new_folder() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("datagen-new-folder");

@@ -14,6 +14,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Openings drawn per game before one that is not balanced is taken anyway: a book of
 /// lopsided positions must slow a run down, not hang it.
 const MAX_OPENING_TRIES: usize = 100;
+/// Random walks that end the game in a row before a game starts from its opening as it
+/// stands: a book whose positions all end within the random plies (a king that must take
+/// the last piece) must not hang a run either.
+const MAX_FAILED_WALKS: usize = 1_000;
 /// A game still running after this many plies is scored a draw.
 const MAX_GAME_PLIES: usize = 400;
 /// Win adjudication: both sides' searches agree on at least this many centipawns...
@@ -121,11 +125,17 @@ fn start_position(
         multipv: 1,
         ..Limits::default()
     };
-    let mut tries = 0;
+    let (mut tries, mut failed_walks) = (0, 0);
     loop {
-        let start = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
-        let Some(pos) = random_walk(start, cfg.random_plies, rng) else {
-            continue;
+        let opening = &openings[(rng.next_u64() % openings.len() as u64) as usize];
+        // Every opening leaves a game to play (`run::parse_openings` keeps no other).
+        let pos = match random_walk(opening.clone(), cfg.random_plies, rng) {
+            Some(pos) => pos,
+            None if failed_walks >= MAX_FAILED_WALKS => opening.clone(),
+            None => {
+                failed_walks += 1;
+                continue;
+            }
         };
         tries += 1;
         let balanced = match cfg.max_opening_score {
@@ -180,6 +190,11 @@ fn tablebase_verdict(pos: &Position) -> Option<u8> {
     } else {
         2 - for_mover
     })
+}
+
+/// Whether a game can be played from `pos`: a legal move, and no draw by the rules.
+pub(super) fn leaves_a_game(pos: &Position) -> bool {
+    game_over(pos, 0).is_none()
 }
 
 /// The result for White (2 win, 1 draw, 0 loss) when the game is over by the rules or

@@ -12,6 +12,9 @@ use std::time::Duration;
 pub enum DatagenError {
     /// An opening line is not a valid position.
     Opening(usize, FenError),
+    /// None of the openings (this many) leaves a game to play: each is checkmate,
+    /// stalemate or a draw by the rules.
+    NoPlayableOpening(usize),
     /// Writing the output failed.
     Io(std::io::Error),
     /// Reading, cutting or appending to the output or its sidecar failed, or a packed
@@ -45,6 +48,11 @@ impl fmt::Display for DatagenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DatagenError::Opening(n, e) => write!(f, "opening {}: {e}", n + 1),
+            DatagenError::NoPlayableOpening(n) => write!(
+                f,
+                "none of the {n} openings leaves a game to play (each is checkmate, \
+                 stalemate or a draw by the rules)"
+            ),
             DatagenError::Io(e) => write!(f, "cannot write the data: {e}"),
             DatagenError::Data(e) => write!(f, "{e}"),
             DatagenError::Mismatch {

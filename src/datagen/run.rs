@@ -1,7 +1,7 @@
 //! A run: games played on threads and written in game-number order (a reorder buffer),
 //! into a writer or into a file resumed through its sidecar.
 
-use super::game::{play_game, Game};
+use super::game::{leaves_a_game, play_game, Game};
 use super::sidecar::{sidecar_path, write_sidecar, Sidecar};
 use super::{DatagenConfig, DatagenError, DatagenReport, Format, Progress};
 use crate::board::{FenError, Position};
@@ -26,12 +26,22 @@ pub(super) fn opening_position(line: &str) -> Result<Position, FenError> {
     Position::from_fen(&format!("{} 0 1", fields.join(" ")))
 }
 
+/// The openings of `cfg` that leave a game to play (the start position when there are
+/// none at all); an error when there are some but every one is already over.
 fn parse_openings(cfg: &DatagenConfig) -> Result<Vec<Position>, DatagenError> {
     let mut openings = Vec::with_capacity(cfg.openings.len());
     for (n, line) in cfg.openings.iter().enumerate() {
-        openings.push(opening_position(line).map_err(|e| DatagenError::Opening(n, e))?);
+        let pos = opening_position(line).map_err(|e| DatagenError::Opening(n, e))?;
+        // A mate, a stalemate or a dead draw is no start: every draw of it would be
+        // drawn again, and a book of nothing else would never start a game.
+        if leaves_a_game(&pos) {
+            openings.push(pos);
+        }
     }
     if openings.is_empty() {
+        if !cfg.openings.is_empty() {
+            return Err(DatagenError::NoPlayableOpening(cfg.openings.len()));
+        }
         openings.push(Position::startpos());
     }
     Ok(openings)
