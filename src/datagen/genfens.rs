@@ -245,11 +245,7 @@ pub(super) fn random_walk(
         }
         pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
     }
-    let over = pos.legal_moves().is_empty()
-        || pos.insufficient_material()
-        || pos.halfmove_clock() >= 100
-        || pos.repetitions(2, usize::MAX);
-    (!over).then(|| pos.clone_without_history())
+    super::game::leaves_a_game(&pos).then(|| pos.clone_without_history())
 }
 
 #[cfg(test)]
