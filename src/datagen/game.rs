@@ -1,6 +1,7 @@
 //! One self-play game: an opening, random plies, then the search against itself until
 //! the game ends or is adjudicated; the positions worth learning from are kept.
 
+use super::ending::game_over;
 use super::genfens::{is_balanced, random_walk, CHECK_NODES};
 use super::{DatagenConfig, Format};
 use crate::board::Position;
@@ -18,8 +19,6 @@ const MAX_OPENING_TRIES: usize = 100;
 /// stands: a book whose positions all end within the random plies (a king that must take
 /// the last piece) must not hang a run either.
 const MAX_FAILED_WALKS: usize = 1_000;
-/// A game still running after this many plies is scored a draw.
-const MAX_GAME_PLIES: usize = 400;
 /// Win adjudication: both sides' searches agree on at least this many centipawns...
 const WIN_SCORE: i32 = 1000;
 /// ...for this many plies in a row.
@@ -190,30 +189,6 @@ fn tablebase_verdict(pos: &Position) -> Option<u8> {
     } else {
         2 - for_mover
     })
-}
-
-/// Whether a game can be played from `pos`: a legal move, and no draw by the rules.
-pub(super) fn leaves_a_game(pos: &Position) -> bool {
-    game_over(pos, 0).is_none()
-}
-
-/// The result for White (2 win, 1 draw, 0 loss) when the game is over by the rules or
-/// by length.
-fn game_over(pos: &Position, ply: usize) -> Option<u8> {
-    if pos.legal_moves().is_empty() {
-        return Some(if !pos.in_check() {
-            1
-        } else if pos.side_to_move() == Color::White {
-            0
-        } else {
-            2
-        });
-    }
-    let drawn = pos.halfmove_clock() >= 100
-        || pos.repetitions(2, usize::MAX)
-        || pos.insufficient_material()
-        || ply >= MAX_GAME_PLIES;
-    drawn.then_some(1)
 }
 
 #[cfg(test)]

@@ -245,7 +245,7 @@ pub(super) fn random_walk(
         }
         pos.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
     }
-    super::game::leaves_a_game(&pos).then(|| pos.clone_without_history())
+    super::ending::leaves_a_game(&pos).then(|| pos.clone_without_history())
 }
 
 #[cfg(test)]

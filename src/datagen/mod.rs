@@ -48,9 +48,11 @@
 //!
 //! # Files
 //! `run.rs` plays the games on threads and writes them in order, `game.rs` plays one game
-//! and keeps its positions, `sidecar.rs` is the resume record, `report.rs` the errors and
-//! progress reports, `genfens.rs` the openings of OpenBench's DATAGEN workloads.
+//! and keeps its positions, `ending.rs` says when a game is over, `sidecar.rs` is the
+//! resume record, `report.rs` the errors and progress reports, `genfens.rs` the openings
+//! of OpenBench's DATAGEN workloads.
 
+mod ending;
 mod game;
 pub mod genfens;
 mod report;

@@ -1,7 +1,8 @@
 //! A run: games played on threads and written in game-number order (a reorder buffer),
 //! into a writer or into a file resumed through its sidecar.
 
-use super::game::{leaves_a_game, play_game, Game};
+use super::ending::leaves_a_game;
+use super::game::{play_game, Game};
 use super::sidecar::{sidecar_path, write_sidecar, Sidecar};
 use super::{DatagenConfig, DatagenError, DatagenReport, Format, Progress};
 use crate::board::{FenError, Position};
