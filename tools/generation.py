@@ -9,7 +9,7 @@ A generation:
     until the data's share of the budget is spent, then offers them to
     `../shared/data/selfplay/` (xz, with the sidecar and a README entry) when it can
     write there. That folder is curated: what a run writes there has not been kept from
-    one session to the next, and neither has `/var/tmp`. What lasts is the network: each
+    one machine to the next, and neither has `/var/tmp`. What lasts is the network: each
     generation starts warm from the last one's weights, which learnt from every game it
     saw (`--init` names an unshipped candidate, `--replay` adds games still on disk, and the
     games of earlier generations' runs in WORK join by themselves while they last);
@@ -33,7 +33,7 @@ A generation:
     `nets/history/gen<N>.md`, its row in the table at the head of `nets/README.md` and a short
     entry under it (`netlog.py`);
  8. keeps an SPRT the budget cut short in the repository (`nets/candidates/gen<N>-sprt.json`
-    and the candidate's weights), so that any later session plays on where it stopped:
+    and the candidate's weights), so that any later run plays on where it stopped:
 
     python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S
 
@@ -264,7 +264,7 @@ def step_publish(st, work, args):
 
 def kept_games(base, gen):
     """The self-play files of earlier generations' runs still under `base` (a machine whose
-    /var/tmp outlived a session keeps them), oldest generation first, each with the name
+    /var/tmp lasted since those runs keeps them), oldest generation first, each with the name
     it was published under in ../shared (None if it was not)."""
     found = []
     for state in base.glob("gen*/state.json"):
@@ -706,7 +706,7 @@ def main():
                          "could not be published) trained on after the shared ones, before the new games")
     ap.add_argument("--no-kept-games", action="store_true",
                     help="leave out the games of earlier generations' runs still in --work (by default "
-                         "they join the replay, so that games outlive a session where /var/tmp does)")
+                         "they join the replay, so that games last from run to run while /var/tmp does)")
     ap.add_argument("--skip-shared", action="store_true",
                     help="train on the new games and the --replay files only, not on "
                          "../shared/data/selfplay. Measured on generation 19: 3.0M of the "

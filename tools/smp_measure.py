@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lazy SMP measurements (issue: Threads): nps with 1 and 2 threads under `go movetime`
+"""Lazy SMP measurements: nps with 1 and 2 threads under `go movetime`
 from 10 positions, the depth each reaches, and the `stop` -> `bestmove` latency with 1,
 2 and 8 threads (a `go infinite` stopped after 50-300 ms, N times).
 

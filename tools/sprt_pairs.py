@@ -1,9 +1,9 @@
-"""An SPRT whose game pairs outlive the session that played them.
+"""An SPRT whose game pairs outlive the run that played them.
 
-fastchess decides an SPRT within one run; a session's budget often ends first. These helpers
+fastchess decides an SPRT within one run; the time at hand often runs out first. These helpers
 read the finished game pairs of a fastchess log, keep them as a string of quarter points
 (one digit, 0 to 4, a pair), and decide with a GSPRT over the pairs of every run together
-(the normal approximation on pair scores, as OpenBench's pentanomial test), so that a later session plays on where an earlier one stopped. Used by
+(the normal approximation on pair scores, as OpenBench's pentanomial test), so that a later run plays on where an earlier one stopped. Used by
 `generation.py --resume-sprt` (networks) and `spsa.py --verify` (tuned search constants).
 """
 

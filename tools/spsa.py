@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SPSA tuning of Ladya's search constants, resumable across sessions.
+"""SPSA tuning of Ladya's search constants, resumable where it stopped.
 
     cargo build --release --features tune    # the tuning build: tunables as UCI options
     python3 tools/spsa.py --minutes 60       # play SPSA iterations for an hour
@@ -42,17 +42,17 @@ default), which trades some noise for a run that can finish.
 State: `state.json` in `tools/spsa/` (iteration, values, a, c, A, alpha, gamma, seed,
 planned iterations, games), rewritten after every batch, and `log.csv` beside it (the
 values after each iteration; a finished run's pair moves to a folder of its own, such as
-`tools/spsa/run2/`). Both are committed at the end of a session; the next continues
+`tools/spsa/run2/`). Both are committed each time the tuning stops; the next start continues
 where it stopped. The parameters come from `ladya tunables` of the tuning build, so a
 new tunable joins at its default value.
 
 Verification: `--apply`, commit the values on a side branch, and keep that commit
 reachable from main without its changes (`git merge -s ours REV`: only main lasts from one
-session to the next, and a branch that did not land is gone), then `--verify REV` builds
+machine to the next, and a branch that did not land is gone), then `--verify REV` builds
 that commit and its parent (the untuned search) in git worktrees under /var/tmp and plays
 them at 8+0.08 on the UHO openings (fastchess, SPRT [0, 5] on game pairs). Each game pair
 goes to `tools/spsa/verify.json` as it finishes (SIGTERM or Ctrl-C stops the match and
-keeps them), so an SPRT that a session's budget cuts short goes on in the next with a new
+keeps them), so an SPRT that the time at hand cuts short goes on in a later run with a new
 seed, and the pairs of every run decide together (`sprt_pairs.py`).
 """
 

@@ -14,7 +14,7 @@ the sparring partners that `../shared/tools/anchors/build.sh` compiles (`stash-3
 
 Each match writes its games, fastchess's state and its output under `--out` (by default
 /var/tmp/ladya-standing/<commit>), and `standing.json` there gathers the results. A match
-that was stopped (Ctrl-C, the end of a session) goes on from fastchess's saved state when
+that was stopped (Ctrl-C, the time running out) goes on from fastchess's saved state when
 the same command runs again; a finished one is not played twice.
 """
 
