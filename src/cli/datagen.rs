@@ -63,11 +63,11 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         }
         let bar = bar.get_or_insert_with(|| {
             let mut b = super::progress::Progress::new("datagen", p.games_total as u64, "games");
-            b.set(p.games_done.saturating_sub(p.session_games) as u64);
+            b.set(p.games_done.saturating_sub(p.games_now) as u64);
             b
         });
         bar.set(p.games_done as u64);
-        bar.message(format!("{} positions", p.session_positions));
+        bar.message(format!("{} positions", p.positions_now));
     })?;
     if let Some(bar) = bar {
         bar.finish();

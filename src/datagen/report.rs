@@ -118,25 +118,25 @@ pub struct Progress {
     pub games_done: usize,
     /// The run's target.
     pub games_total: usize,
-    /// Games played in this session.
-    pub session_games: usize,
-    /// Positions written in this session.
-    pub session_positions: usize,
-    /// Time since this session started.
+    /// Games played since this process started (a resumed run counts from there).
+    pub games_now: usize,
+    /// Positions written since this process started.
+    pub positions_now: usize,
+    /// Time since this process started.
     pub elapsed: Duration,
 }
 
 impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.elapsed.as_secs_f64().max(1e-3);
-        let games_per_s = self.session_games as f64 / secs;
+        let games_per_s = self.games_now as f64 / secs;
         write!(
             f,
             "{}/{} games, {} positions, {:.0} positions/s, {:.2} games/s, ETA ",
             self.games_done,
             self.games_total,
-            self.session_positions,
-            self.session_positions as f64 / secs,
+            self.positions_now,
+            self.positions_now as f64 / secs,
             games_per_s
         )?;
         let left = self.games_total.saturating_sub(self.games_done);

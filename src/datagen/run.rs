@@ -109,8 +109,8 @@ fn play_games(
                 progress(&Progress {
                     games_done: expected,
                     games_total: cfg.games,
-                    session_games: report.games,
-                    session_positions: report.positions,
+                    games_now: report.games,
+                    positions_now: report.positions,
                     elapsed: start.elapsed(),
                 });
             }
