@@ -1,14 +1,15 @@
-//! What the search learns about quiet moves: butterfly and continuation history, killers
-//! and counter moves; and, beside them, the evaluation's corrections (`correction.rs`).
+//! What the search learns about moves: butterfly and continuation history, killers and
+//! counter moves for quiet moves, capture history for captures; and, beside them, the
+//! evaluation's corrections (`correction.rs`).
 
 use super::correction::CorrectionHistory;
 use super::params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
-    USE_THREAT_HISTORY,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CAPTURE_HISTORY,
+    USE_CONT_HISTORY, USE_THREAT_HISTORY,
 };
 use crate::board::{AttackMap, Position};
 use crate::chess_move::Move;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, PieceType, Square};
 
 /// A move as continuation history sees it: the piece that moved and where it went.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,6 +67,9 @@ impl QuietContext {
 const CONT_PLIES: usize = 2;
 /// (piece, square) pairs: the side of a continuation table.
 const PIECE_TO: usize = 12 * 64;
+/// What a noisy move takes, as capture history keys it: a piece type below the king, or
+/// nothing (a queen promotion without a capture) in the king's slot, which no capture uses.
+const CAPTURED_SLOTS: usize = 6;
 
 /// Adds `delta` to a history entry with gravity: the closer a score is to the bound, the
 /// less it moves, so scores stay within +-HISTORY_MAX and old lessons fade.
@@ -90,6 +94,11 @@ pub struct History {
     /// works after which move, where the butterfly table knows only the move itself.
     /// 16 bits an entry (the bound fits) to halve the cache it takes.
     continuation: Box<[i16]>,
+    /// Capture history: `[moving piece][to][what it takes]`, how often a capture or
+    /// promotion caused a cutoff. MVV-LVA knows only the victim and the attacker; this
+    /// learns that the bishop's capture of a defended pawn on f7 fails here and the
+    /// knight's works. 16 bits an entry.
+    capture: Box<[[[i16; CAPTURED_SLOTS]; 64]; 12]>,
     /// How far the static evaluation missed, by pawn structure.
     pub correction: CorrectionHistory,
 }
@@ -101,6 +110,7 @@ impl Default for History {
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
             continuation: vec![0; CONT_PLIES * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            capture: Box::new([[[0; CAPTURED_SLOTS]; 64]; 12]),
             correction: CorrectionHistory::default(),
         }
     }
@@ -192,6 +202,40 @@ impl History {
         }
     }
 
+    /// Where noisy move `mv` of `pos` sits in the capture table, if a piece stands on its
+    /// from-square.
+    #[inline]
+    fn capture_slot(pos: &Position, mv: Move) -> Option<(usize, usize, usize)> {
+        let piece = pos.piece_on(mv.from())?;
+        let taken = pos.captured_by(mv).unwrap_or(PieceType::King);
+        Some((piece.index(), mv.to().index(), taken.index()))
+    }
+
+    /// The capture-history score of noisy move `mv` in `pos` (0 with the switch off).
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        match Self::capture_slot(pos, mv) {
+            Some((piece, to, taken)) if USE_CAPTURE_HISTORY => {
+                i32::from(self.capture[piece][to][taken])
+            }
+            _ => 0,
+        }
+    }
+
+    /// Adds `delta` to the capture-history score of noisy move `mv` in `pos`, with gravity.
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, delta: i32) {
+        if !USE_CAPTURE_HISTORY {
+            return;
+        }
+        if let Some((piece, to, taken)) = Self::capture_slot(pos, mv) {
+            let entry = &mut self.capture[piece][to][taken];
+            let mut wide = i32::from(*entry);
+            apply_gravity(&mut wide, delta);
+            // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
+            *entry = wide as i16;
+        }
+    }
+
     /// The killers of a ply.
     #[inline]
     pub fn killers(&self, ply: usize) -> [Move; 2] {
@@ -277,6 +321,34 @@ mod tests {
         }
         assert!(h.score(Color::White, mv, &both) <= HISTORY_MAX);
         assert!(h.continuation(this, &both.keys) <= 2 * HISTORY_MAX);
+    }
+
+    #[test]
+    fn a_capture_is_learnt_by_piece_square_and_victim() {
+        // White's knight on e5 and bishop on c4 can both take on f7.
+        let pos =
+            Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4N3/2B1P3/8/PPPP1PPP/RNBQK2R w KQkq - 0 5")
+                .unwrap();
+        let by_knight = Move::new(Square::E5, Square::F7);
+        let by_bishop = Move::new(Square::C4, Square::F7);
+        let mut h = History::default();
+        h.update_capture(&pos, by_knight, bonus(8));
+        h.update_capture(&pos, by_bishop, -bonus(8));
+        if !USE_CAPTURE_HISTORY {
+            assert_eq!(h.capture_score(&pos, by_knight), 0);
+            return;
+        }
+        assert!(h.capture_score(&pos, by_knight) > 0);
+        assert!(h.capture_score(&pos, by_bishop) < 0);
+        // Another victim on the same square is another entry.
+        let other =
+            Position::from_fen("r1bqkb1r/pppp1npp/2n5/4N3/2B1P3/8/PPPP1PPP/RNBQK2R w KQkq - 0 5")
+                .unwrap();
+        assert_eq!(h.capture_score(&other, by_knight), 0);
+        for _ in 0..1000 {
+            h.update_capture(&pos, by_knight, HISTORY_BONUS_MAX.get());
+        }
+        assert!(h.capture_score(&pos, by_knight) <= HISTORY_MAX);
     }
 
     #[test]

@@ -244,6 +244,7 @@ impl Worker<'_> {
         };
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
+        let mut noisy_tried = MoveList::new();
         while let Some(mv) = picker.next(pos, self.history) {
             if mv == excluded {
                 continue;
@@ -331,6 +332,8 @@ impl Worker<'_> {
             moves_searched += 1;
             if quiet {
                 quiets_tried.push(mv);
+            } else {
+                noisy_tried.push(mv);
             }
             let new_depth = depth - 1 + extension;
             let gives_check = pos.in_check();
@@ -418,6 +421,16 @@ impl Worker<'_> {
             }
             self.history.add_killer(ply, best_move);
             self.history.set_counter(previous, best_move);
+        }
+        // Capture history learns from every cutoff: a bonus for a noisy move that cut, a
+        // malus for the noisy moves tried before the move that did, quiet or not.
+        // Not yet measured.
+        if best >= beta {
+            let b = bonus(depth);
+            for &n in &noisy_tried {
+                let delta = if n == best_move { b } else { -b };
+                self.history.update_capture(pos, n, delta);
+            }
         }
 
         // Step 18. Store the result, and learn how far the static evaluation missed

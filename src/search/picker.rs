@@ -1,15 +1,16 @@
 //! The staged move picker: moves come out in the order most likely to cause a cutoff, and
 //! each stage is generated only when the previous ones did not cut.
 //!
-//! Order: TT move → good captures (MVV-LVA, SEE ≥ 0) → two killers → counter move → quiet
+//! Order: TT move → good captures (by victim and capture history, SEE ≥ 0) → two killers → counter move → quiet
 //! moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
 use super::history::{History, QuietContext};
 use super::legal::is_legal_fast;
 use super::params::{
-    SEE_VALUES, THREAT_ORDER_MINOR, THREAT_ORDER_QUEEN, THREAT_ORDER_ROOK, USE_HISTORY_ORDERING,
-    USE_QS_SEE_PRUNING, USE_THREAT_ORDERING,
+    CAPTURE_ORDER_VICTIM_SCALE, SEE_VALUES, THREAT_ORDER_MINOR, THREAT_ORDER_QUEEN,
+    THREAT_ORDER_ROOK, USE_CAPTURE_HISTORY, USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING,
+    USE_THREAT_ORDERING,
 };
 use super::see::see_ge;
 use crate::bitboard::Bitboard;
@@ -47,6 +48,19 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
         .map_or(0, |p| p.kind().index() as i32);
     let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
     (victim + promo) * 8 - attacker
+}
+
+/// The ordering score of a noisy move: with capture history, the value of what it takes
+/// and promotes to, scaled, plus what the history learnt of it (the attacker's rank is in
+/// the history's key); otherwise MVV-LVA.
+#[inline]
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
+    if !USE_CAPTURE_HISTORY {
+        return mvv_lva(pos, mv);
+    }
+    let victim = pos.captured_by(mv).map_or(0, |k| SEE_VALUES[k.index()]);
+    let promo = mv.promotion_piece().map_or(0, |k| SEE_VALUES[k.index()]);
+    (victim + promo) * CAPTURE_ORDER_VICTIM_SCALE + history.capture_score(pos, mv)
 }
 
 /// Where each kind of the side to move's pieces stands attacked by a cheaper enemy piece:
@@ -192,7 +206,7 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate(GenType::Noisy, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = keyed(mvv_lva(pos, self.moves[i]), i);
+                        self.scores[i] = keyed(noisy_score(pos, self.moves[i], history), i);
                     }
                     self.stage = Stage::GoodNoisy;
                 }

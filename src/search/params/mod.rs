@@ -159,6 +159,12 @@ pub const THREAT_ORDER_QUEEN: i32 = 16384;
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
 
+/// Noisy ordering with capture history: the victim's (and promotion's) `SEE_VALUES` times
+/// this, plus the capture's history. At 16 a pawn's worth is 1,600 history units, so a
+/// history near its bound (`HISTORY_MAX`) can move a capture past a victim about a rook
+/// dearer, and between victims of one kind history alone decides.
+pub const CAPTURE_ORDER_VICTIM_SCALE: i32 = 16;
+
 // ---- Correction history ------------------------------------------------------------
 
 /// Entries per side of the pawn-structure correction table (`correction.rs`).
@@ -216,6 +222,9 @@ pub const USE_KILLERS: bool = true;
 pub const USE_COUNTER_MOVE: bool = true;
 /// Step 17 of `negamax`: quiet moves ordered by history (otherwise generation order).
 pub const USE_HISTORY_ORDERING: bool = true;
+/// Step 17 of `negamax`: captures ordered by what refuted before (capture history) beside
+/// the victim's value (otherwise MVV-LVA alone).
+pub const USE_CAPTURE_HISTORY: bool = true;
 /// Step 5 of `qsearch`: captures that lose material (SEE < 0) are not searched.
 pub const USE_QS_SEE_PRUNING: bool = true;
 /// Step 5 of `qsearch`: delta pruning.
