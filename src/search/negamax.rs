@@ -27,6 +27,9 @@ pub(super) const NO_SCORE: i32 = -MATE - 1;
 
 impl Worker<'_> {
     /// Fail-soft PVS of `pos` (not the root) to `depth` plies within (`alpha`, `beta`).
+    /// `cut_node`: a null-window node expected to fail high (a child searched after a
+    /// sibling that failed high, the reduced search of a late move), where a late move
+    /// is less likely to matter.
     pub(super) fn negamax(
         &mut self,
         pos: &mut Position,
@@ -34,6 +37,7 @@ impl Worker<'_> {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
+        cut_node: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let in_check = pos.in_check();
@@ -314,7 +318,7 @@ impl Worker<'_> {
                 && depth >= SE_MIN_DEPTH.get()
                 && (ply as i32) < 2 * self.root_depth
             {
-                match self.singular(pos, mv, tt_entry, depth, beta, ply) {
+                match self.singular(pos, tt_entry, depth, beta, ply, cut_node) {
                     Singular::Extend => extension = 1,
                     Singular::Shorten => extension = -1,
                     Singular::Cut(score) => return score,
@@ -339,15 +343,30 @@ impl Worker<'_> {
             // later ones with a null window, reduced when late and quiet (LMR), and
             // searched again in full only if they beat alpha.
             // LMR: +74 +- 28 Elo (400 games: W176 L92 D132; SPRT undecided, LLR 1.91).
+            // A node searched with a null window where a fail high is expected (an
+            // expected cut node: the reduced search of a late move, a later root move's
+            // reply, and the null-window children of a node expected to fail low) reduces
+            // its own late moves a ply more: one of its early moves most likely refutes,
+            // and the late ones rarely matter. Not yet measured.
             let mut score;
             if moves_searched == 1 {
-                score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                // A PV node's first child is a PV node; a null-window node's first child
+                // is the other kind (the reply to a move expected to fail high fails low).
+                score = -self.negamax(
+                    pos,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let r = if USE_LMR && depth >= LMR_MIN_DEPTH.get() && quiet && !gives_check {
                     let late = Lateness {
                         depth,
                         moves_searched,
                         pv_node,
+                        cut_node,
                         improving,
                         early,
                     };
@@ -358,12 +377,14 @@ impl Worker<'_> {
                 } else {
                     0
                 };
-                score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                // A reduced late move is expected to fail low, so its child to fail high.
+                let child_cut = r > 0 || !cut_node;
+                score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, child_cut);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, false);
                 }
             }
             self.unmake(pos);
@@ -472,7 +493,7 @@ impl Worker<'_> {
         self.make_null(pos);
         self.stack[ply + 1].after_null = true;
         self.stack[ply + 1].moved = None;
-        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1);
+        let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         self.stack[ply + 1].after_null = false;
         self.unmake_null(pos);
         if self.stopped {
@@ -482,16 +503,16 @@ impl Worker<'_> {
         (score >= beta).then_some(if score >= DECISIVE { beta } else { score })
     }
 
-    /// Step 13: the singular-extension test of the table's move `mv`: the node searched
+    /// Step 13: the singular-extension test of the table's move: the node searched
     /// without it at half depth, against a bar below the stored score.
     fn singular(
         &mut self,
         pos: &mut Position,
-        mv: Move,
         tt_entry: Option<TtEntry>,
         depth: i32,
         beta: i32,
         ply: usize,
+        cut_node: bool,
     ) -> Singular {
         let Some(e) = tt_entry.filter(|e| {
             e.bound != TtBound::Upper
@@ -501,8 +522,8 @@ impl Worker<'_> {
             return Singular::No;
         };
         let s_beta = e.score - SE_MARGIN_PER_DEPTH.get() * depth;
-        self.stack[ply].excluded = mv;
-        let score = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply);
+        self.stack[ply].excluded = e.mv;
+        let score = self.negamax(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
         self.stack[ply].excluded = Move::NONE;
         if self.stopped {
             Singular::No
@@ -520,10 +541,15 @@ impl Worker<'_> {
     /// Step 14's late move reduction of a quiet move with this `history` score (butterfly
     /// plus continuation), before clamping: the table's value for the depth and move
     /// number, less in PV nodes, while improving, in the picker's early stages and for
-    /// moves with a good history.
+    /// moves with a good history; more in an expected cut node.
     fn reduction(&self, late: Lateness, history: i32) -> i32 {
         self.shared.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)]
             - late.pv_node as i32
+            + if USE_CUT_NODE_LMR && late.cut_node {
+                LMR_CUT_NODE_PLIES
+            } else {
+                0
+            }
             + !late.improving as i32
             - late.early as i32
             - (history / LMR_HISTORY_DIVISOR.get())
@@ -551,6 +577,7 @@ struct Lateness {
     depth: i32,
     moves_searched: usize,
     pv_node: bool,
+    cut_node: bool,
     improving: bool,
     early: bool,
 }

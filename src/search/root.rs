@@ -57,11 +57,12 @@ impl Worker<'_> {
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
-                score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
+                score = -self.negamax(pos, -beta, -alpha, depth - 1, 1, false);
             } else {
-                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                // A later root move is expected to fail low: its reply, to fail high.
+                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1, true);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
+                    score = -self.negamax(pos, -beta, -alpha, depth - 1, 1, false);
                 }
             }
             self.unmake(pos);

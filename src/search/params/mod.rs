@@ -143,6 +143,9 @@ tunables! {
 /// Late move reductions: history changes a reduction by at most this many plies (the
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
+/// Late move reductions: a late quiet move in an expected cut node (`negamax`'s
+/// `cut_node`) is reduced this many plies more.
+pub const LMR_CUT_NODE_PLIES: i32 = 1;
 
 // ---- Quiescence ----------------------------------------------------------------------
 
@@ -207,6 +210,9 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 14 of `negamax`: late moves in expected cut nodes reduced more
+/// (`LMR_CUT_NODE_PLIES`).
+pub const USE_CUT_NODE_LMR: bool = true;
 /// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
 /// whether they escape (`THREAT_ORDER_*`).
 pub const USE_THREAT_ORDERING: bool = true;
