@@ -1,7 +1,7 @@
 //! `ladya datagen`: self-play data, packed or text, reproducible from the seed whatever the
 //! threads, resumable after a kill, appendable.
 
-use ladya::data::{read_all, GameResult, RECORD_BYTES};
+use ladya::data::{read_all, unpack_file, DataError, GameResult, GamesError, RECORD_BYTES};
 use ladya::datagen::{
     generate, generate_file, sidecar_path, DatagenConfig, DatagenError, DatagenReport, Format,
 };
@@ -108,6 +108,48 @@ fn packed_records_validate_and_none_is_in_check() {
         assert_eq!(i32::from(r.white_score()), parts[1].parse::<i32>().unwrap());
         assert_eq!(r.result(), GameResult::parse(parts[2]));
     }
+}
+
+#[test]
+fn whole_games_unpack_to_the_packed_records_of_the_same_run() {
+    let packed = scratch("as-records.bin");
+    let games = scratch("as-games.games");
+    let unpacked = scratch("unpacked.bin");
+    let from_records = run_file(&config(6, 2, Format::Packed), &packed);
+    let from_games = run_file(&config(6, 2, Format::Games), &games);
+    assert_eq!(from_games.positions, from_records.positions);
+    assert_eq!(from_games.results, from_records.results);
+    let report = unpack_file(&games, &unpacked).unwrap();
+    assert_eq!(
+        (report.games, report.positions),
+        (6, from_records.positions)
+    );
+    assert!(
+        report.plies > report.positions,
+        "the games hold every ply, not only the kept ones"
+    );
+    let records = std::fs::read(&packed).unwrap();
+    assert!(!records.is_empty());
+    assert_eq!(std::fs::read(&unpacked).unwrap(), records);
+    let game_bytes = std::fs::metadata(&games).unwrap().len() as usize;
+    assert!(
+        game_bytes * 5 < records.len(),
+        "{game_bytes} bytes of games against {} of records",
+        records.len()
+    );
+    // A torn games file is a typed error, and nothing is appended.
+    let torn = scratch("torn.games");
+    let bytes = std::fs::read(&games).unwrap();
+    std::fs::write(&torn, &bytes[..bytes.len() - 3]).unwrap();
+    let out = scratch("from-torn.bin");
+    assert!(matches!(
+        unpack_file(&torn, &out),
+        Err(DataError::Games {
+            source: GamesError::Truncated { game: 5 },
+            ..
+        })
+    ));
+    assert!(!out.exists());
 }
 
 #[test]

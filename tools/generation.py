@@ -5,19 +5,17 @@
 
 A generation:
  1. builds the engine and keeps a copy of the binary for the whole run;
- 2. plays self-play games with the shipped network (`ladya datagen`, 5,000 nodes a move)
-    until the data's share of the budget is spent, then offers them to
-    `../shared/data/selfplay/` (xz, with the sidecar and a README entry) when it can
-    write there. That folder is curated: what a run writes there has not been kept from
-    one machine to the next, and neither has `/var/tmp`. What lasts is the network: each
-    generation starts warm from the last one's weights, which learnt from every game it
-    saw (`--init` names an unshipped candidate, `--replay` adds games still on disk, and the
-    games of earlier generations' runs in WORK join by themselves while they last);
+ 2. plays self-play games with the shipped network (`ladya datagen --games-format`, 5,000
+    nodes a move) until the data's share of the budget is spent, unpacks them into packed
+    records, and keeps the games in the repository (`nets/games/`, xz, with the sidecar and
+    a README entry), which lasts from one machine to the next where `../shared` and
+    `/var/tmp` have not: whole games take a third of the bytes of their records under xz;
  3. gathers the replay: every file of `../shared/data/selfplay/` (decompressed and
-    converted once into a cache; `--skip-shared` leaves them out), then the games of earlier
-    runs still in WORK (`WORK/gen*/selfplay_*.bin`, oldest first, unless `../shared` still
-    holds them as published; `--no-kept-games` leaves them out), then the `--replay` files,
-    then the new games last, so the held-out 5% are the newest games;
+    converted once into a cache; `--skip-shared` leaves them out), then every games file in
+    `nets/games/` (oldest generation first, unpacked once into the cache), then the games of
+    earlier runs still in WORK (`WORK/gen*/selfplay_*.bin`, unless kept in the repository;
+    `--no-kept-games` leaves them out), then the `--replay` files, then the new games last,
+    so the held-out 5% are the newest games;
  4. trains two networks on it: warm-started from the shipped network's float weights
     (`nets/default.float`, else the quantized `nets/default.nnue`; `--init NET` names
     another start, such as an unshipped candidate) and from scratch (`--warm-only` skips
@@ -70,6 +68,7 @@ NOOB = SHARED / "data" / "openings" / "noob_3moves_sample.epd"
 UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 SYZYGY = SHARED / "data" / "syzygy"
 NETS = ROOT / "nets"
+GAMES = NETS / "games"
 
 # Self-play: the settings every generation so far has used (`--selfplay-nodes` and
 # `--random-plies` change them; the record shows the command either way).
@@ -183,23 +182,26 @@ def sidecar(path):
 
 
 def step_datagen(st, work, args, deadline):
+    games = work / f"selfplay_{args.seed}.games"
     out = work / f"selfplay_{args.seed}.bin"
-    cmd = [str(work / "ladya"), "datagen", "--out", str(out), "--games", "1000000",
+    cmd = [str(work / "ladya"), "datagen", "--out", str(games), "--games-format", "--games", "1000000",
            "--nodes", str(args.selfplay_nodes), "--random-plies", str(args.random_plies),
            "--openings", str(NOOB), "--seed", str(args.seed), "--threads", str(args.threads)]
     if args.syzygy:
         # Off by default: measured, a network learns no better from games the tables cut
         # short (nets/README.md, "Tablebase adjudication in self-play").
         cmd += ["--syzygy", str(SYZYGY)]
-    st["datagen"] = {"cmd": cmd, "out": str(out)}
+    st["datagen"] = {"cmd": cmd, "out": str(out), "games_file": str(games)}
     started = time.time()
     log(work, f"self-play until {time.strftime('%H:%M', time.localtime(deadline))}: {' '.join(cmd[1:])}")
     run_until(cmd, deadline, work / "datagen.log")
-    car = sidecar(out)
+    car = sidecar(games)
     # A game half-written when the generator stopped goes (as a resume would cut it).
-    with open(out, "r+b") as f:
+    with open(games, "r+b") as f:
         f.truncate(int(car["bytes"]))
-    positions = int(car["bytes"]) // 32
+    out.unlink(missing_ok=True)
+    sh([str(work / "ladya"), "data", "unpack", str(games), str(out)])
+    positions = out.stat().st_size // 32
     st["datagen"].update({"games": int(car["games_done"]), "positions": positions,
                           "evaluation": car["evaluation"], "seconds": round(time.time() - started),
                           "rate": round(positions / max(1, time.time() - started))})
@@ -216,40 +218,42 @@ def shown(cmd, work=None):
 
 def shown_datagen(cmd):
     """The self-play command with its output and openings by file name alone."""
-    return "ladya " + shown(Path(c).name if str(c).endswith((".bin", ".epd")) else c for c in cmd[1:])
+    return "ladya " + shown(Path(c).name if str(c).endswith((".bin", ".games", ".epd")) else c for c in cmd[1:])
 
 
 def step_publish(st, work, args):
-    """Copies the new games to ../shared/data/selfplay with their sidecar and a README entry."""
+    """Keeps the new games in the repository (`nets/games/`, xz, with the sidecar and a
+    README entry): the one place that lasts from one machine to the next."""
     d = st["datagen"]
-    if not os.access(SELFPLAY, os.W_OK):
-        st["publish"] = {"file": None, "kept": d["out"]}
-        log(work, f"{SELFPLAY} is read-only: the games stay in {d['out']} (pass them to the next "
-                  "generation with --replay while this machine lasts)")
-        return
-    name = f"ladya_gen{st['shipped']}_5k_seed{args.seed}.bin"
-    target = SELFPLAY / (name + ".xz")
+    name = f"gen{st['shipped']}_seed{args.seed}.games"
+    target = GAMES / (name + ".xz")
     if target.exists():
-        name = f"ladya_gen{st['shipped']}_5k_seed{args.seed}_{int(time.time())}.bin"
-        target = SELFPLAY / (name + ".xz")
+        name = f"gen{st['shipped']}_seed{args.seed}_{int(time.time())}.games"
+        target = GAMES / (name + ".xz")
     with open(target, "wb") as f:
-        subprocess.run(["xz", "-6", "-T2", "-c", d["out"]], stdout=f, check=True)
-    shutil.copy(d["out"] + ".progress", SELFPLAY / name.replace(".bin", ".progress"))
+        subprocess.run(["xz", "-9e", "-T2", "-c", d["games_file"]], stdout=f, check=True)
+    shutil.copy(d["games_file"] + ".progress", GAMES / name.replace(".games", ".progress"))
     stats = sh([str(work / "ladya"), "data", "stats", d["out"]])
     stats = stats.split("score histogram")[0]  # the summary lines, not the histogram
     st["publish"] = {"file": target.name, "sha256": sha256(target),
                      "mb": round(target.stat().st_size / 1e6, 2)}
-    readme = SELFPLAY / "README.md"
+    add_games_entry(target, st["build"]["commit"], d, args.threads, stats,
+                    f"made by `tools/generation.py` for generation {st['gen']}")
+    log(work, f"kept {target} ({st['publish']['mb']} MB): commit it with the generation's record")
+
+
+def add_games_entry(target, commit, d, threads, stats, why):
+    """The README entry of the games file `target` (xz), and the running total after it."""
+    readme = GAMES / "README.md"
     text = readme.read_text()
+    mb = round(target.stat().st_size / 1e6, 2)
     total = re.search(r"\*\*In all now: ([\d,]+) positions\*\*", text)
-    entry = (f"\n`{target.name}`: **{d['positions']:,} positions** of the network engine's own games "
-             f"(generation {st['shipped']}, `{d['evaluation']}`), {d['games']:,} games by `ladya datagen` "
-             f"at commit `{st['build']['commit']}`, packed 32-byte records, made by `tools/generation.py` "
-             f"for generation {st['gen']} in {d['seconds'] // 60} minutes ({d['rate']} positions a second "
-             f"with {args.threads} threads on this kind of 2-core machine):\n\n```\n"
-             f"{shown_datagen(d['cmd'])}\n```\n\n"
-             f"`{name.replace('.bin', '.progress')}` is the generator's sidecar. {st['publish']['mb']} MB "
-             f"compressed, sha256 `{st['publish']['sha256']}`. `ladya data stats`:\n\n```\n{stats.strip()}\n```\n")
+    entry = (f"\n`{target.name}`: **{d['positions']:,} positions** in {d['games']:,} games of the "
+             f"network engine against itself (`{d['evaluation']}`), by `ladya datagen` at commit `{commit}`, "
+             f"{why}, in {d['seconds'] // 60} minutes ({d['rate']} positions a second with {threads} "
+             f"threads on this kind of 2-core machine):\n\n```\n{shown_datagen(d['cmd'])}\n```\n\n"
+             f"`{target.name.replace('.games.xz', '.progress')}` is the generator's sidecar. {mb} MB, "
+             f"sha256 `{sha256(target)}`. Unpacked, `ladya data stats`:\n\n```\n{stats.strip()}\n```\n")
     if total:  # the total stands once, after the newest entry
         new_total = int(total.group(1).replace(",", "")) + d["positions"]
         line_start = text.rfind("\n", 0, total.start()) + 1
@@ -257,9 +261,8 @@ def step_publish(st, work, args):
         text = text[:line_start] + (text[line_end + 1:] if line_end >= 0 else "")
         text = text.rstrip("\n") + "\n" + entry + f"\n**In all now: {new_total:,} positions**.\n"
     else:
-        text = text.rstrip("\n") + "\n" + entry
+        text = text.rstrip("\n") + "\n" + entry + f"\n**In all now: {d['positions']:,} positions**.\n"
     readme.write_text(text)
-    log(work, f"published {target} ({st['publish']['mb']} MB)")
 
 
 def kept_games(base, gen):
@@ -277,6 +280,13 @@ def kept_games(base, gen):
             continue
         found.append((old["gen"], out, old.get("publish", {}).get("file")))
     return [(out, published) for _, out, published in sorted(found)]
+
+
+def games_order(path):
+    """The repository's games files oldest first: by the generation that played them, then
+    the seed (`gen<K>_seed<S>[_<time>].games.xz`)."""
+    numbers = [int(n) for n in re.findall(r"\d+", path.name)]
+    return numbers, path.name
 
 
 def step_data(st, work):
@@ -306,7 +316,22 @@ def step_data(st, work):
                     subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
             tmp.replace(bin_path)
         files.append({"file": src.name, "path": str(bin_path), "positions": bin_path.stat().st_size // 32})
-    shared_names = {src.name for src in sources}
+    for src in sorted(GAMES.glob("*.games.xz"), key=games_order):
+        if src.name == published:
+            continue  # the new games, which come last
+        bin_path = cache / (src.name[: -len(".games.xz")] + ".bin")
+        if not bin_path.exists():
+            log(work, f"unpacking {src.name}")
+            games = bin_path.with_suffix(".games")
+            with open(games, "wb") as f:
+                subprocess.run(["xz", "-dc", str(src)], stdout=f, check=True)
+            tmp = bin_path.with_suffix(".tmp")
+            tmp.unlink(missing_ok=True)
+            sh([str(work / "ladya"), "data", "unpack", str(games), str(tmp)])
+            games.unlink()
+            tmp.replace(bin_path)
+        files.append({"file": src.name, "path": str(bin_path), "positions": bin_path.stat().st_size // 32})
+    shared_names = {src.name for src in sources} | {g.name for g in GAMES.glob("*.games.xz")}
     for out, published in st.get("kept_games", []):
         if published in shared_names:
             continue  # already in the replay, from ../shared
@@ -581,8 +606,8 @@ def entry(st, args):
     if d:
         lines += [f"**Self-play**: {d['games']:,} games, {d['positions']:,} positions in "
                   f"{d['seconds'] // 60} minutes ({d['rate']} positions a second), with the shipped "
-                  f"network (`{d['evaluation']}`), published as `../shared/data/selfplay/"
-                  f"{st.get('publish', {}).get('file') or '(not published)'}`:", "", "```",
+                  f"network (`{d['evaluation']}`), kept as `nets/games/"
+                  f"{st.get('publish', {}).get('file') or '(not kept)'}`:", "", "```",
                   shown_datagen(d["cmd"]), "```", ""]
     if st.get("data"):
         total = sum(f["positions"] for f in st["data"])

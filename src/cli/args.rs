@@ -122,6 +122,14 @@ pub enum DataCommand {
         /// The packed file (created, or appended to when it exists).
         output: std::path::PathBuf,
     },
+    /// Whole games (`datagen --games-format`) to packed records, appended to OUT: each
+    /// game replayed and filtered as `datagen` filters its positions.
+    Unpack {
+        /// The games file.
+        input: std::path::PathBuf,
+        /// The packed file (created, or appended to when it exists).
+        output: std::path::PathBuf,
+    },
     /// Games with each move's score (OpenBench's DATAGEN: `.pgn`, `.pgn.bz2`, the
     /// workload's `.pgn.tar`) to packed records, filtered as `datagen` filters its own.
     Pgn {
@@ -177,8 +185,12 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Write `FEN | score | result` lines (the tuner's format) instead of packed records.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "games_format")]
     pub text: bool,
+    /// Write whole games (every move and its score, an eighth of the bytes, small enough to
+    /// keep) instead of packed records; `ladya data unpack` makes the records.
+    #[arg(long)]
+    pub games_format: bool,
     /// Syzygy tables (folders separated as in PATH): a game ends as soon as they know
     /// its result (a cursed win or blessed loss is a draw).
     #[arg(long)]

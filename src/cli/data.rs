@@ -4,7 +4,7 @@ use super::args::DataCommand;
 use anyhow::Result;
 use std::time::Instant;
 
-/// Runs `ladya data stats|loss|convert|pgn`.
+/// Runs `ladya data stats|loss|convert|unpack|pgn`.
 pub fn run(command: DataCommand) -> Result<()> {
     match command {
         DataCommand::Stats { file } => {
@@ -51,6 +51,18 @@ pub fn run(command: DataCommand) -> Result<()> {
                 report.existing + report.written,
                 secs,
                 report.read as f64 / secs.max(1e-9)
+            );
+        }
+        DataCommand::Unpack { input, output } => {
+            let start = Instant::now();
+            let report = ladya::data::unpack_file(&input, &output)?;
+            say!(
+                "{} games, {} plies: {} positions appended to {} ({:.1} s)",
+                report.games,
+                report.plies,
+                report.positions,
+                output.display(),
+                start.elapsed().as_secs_f64()
             );
         }
         DataCommand::Pgn {

@@ -30,10 +30,10 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         max_opening_score: (!args.any_opening).then_some(args.max_opening_score),
         seed: args.seed,
         threads: args.threads,
-        format: if args.text {
-            ladya::datagen::Format::Text
-        } else {
-            ladya::datagen::Format::Packed
+        format: match (args.text, args.games_format) {
+            (true, _) => ladya::datagen::Format::Text,
+            (_, true) => ladya::datagen::Format::Games,
+            _ => ladya::datagen::Format::Packed,
         },
         network: match (&args.eval_file, args.hce) {
             (_, true) => None,

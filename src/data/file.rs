@@ -29,6 +29,13 @@ pub enum DataError {
         /// Its length in bytes.
         bytes: u64,
     },
+    /// A games file ([`super::games`]) that does not read back.
+    Games {
+        /// The file.
+        path: PathBuf,
+        /// Where and why.
+        source: super::games::GamesError,
+    },
 }
 
 impl DataError {
@@ -53,6 +60,7 @@ impl fmt::Display for DataError {
                 bytes / RECORD_BYTES as u64,
                 bytes % RECORD_BYTES as u64
             ),
+            DataError::Games { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
 }
@@ -62,6 +70,7 @@ impl std::error::Error for DataError {
         match self {
             DataError::Io { source, .. } => Some(source),
             DataError::PartialRecord { .. } => None,
+            DataError::Games { source, .. } => Some(source),
         }
     }
 }
@@ -274,6 +283,23 @@ pub fn write_all(path: &Path, records: &[PackedPosition]) -> Result<(), DataErro
     let mut writer = PackedWriter::create(path)?;
     writer.write_all(records)?;
     writer.finish().map(|_| ())
+}
+
+/// Unpacks the games file `input` into packed records appended to `output` (created when
+/// missing). Nothing is written when a game does not read back.
+pub fn unpack_file(input: &Path, output: &Path) -> Result<super::games::UnpackReport, DataError> {
+    let bytes = std::fs::read(input).map_err(|e| DataError::io(input, e))?;
+    let mut records = Vec::new();
+    let report = super::games::unpack(&bytes, &mut |p| records.push(p)).map_err(|source| {
+        DataError::Games {
+            path: input.to_path_buf(),
+            source,
+        }
+    })?;
+    let mut writer = PackedWriter::append(output)?;
+    writer.write_all(&records)?;
+    writer.finish()?;
+    Ok(report)
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@ use super::ending::game_over;
 use super::genfens::{is_balanced, random_walk, CHECK_NODES};
 use super::{DatagenConfig, Format};
 use crate::board::Position;
-use crate::data::{filter, GameResult, PackedPosition, RECORD_BYTES};
+use crate::chess_move::Move;
+use crate::data::games::encode_game;
+use crate::data::{filter, GameResult, PackedPosition, PlyScore, RECORD_BYTES};
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tablebase::Wdl;
 use crate::types::Color;
@@ -48,6 +50,7 @@ pub(super) fn play_game(
     let mut rng =
         Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut pos = start_position(cfg, openings, &mut rng, searcher);
+    let start = pos.clone_without_history();
     searcher.clear();
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -56,6 +59,7 @@ pub(super) fn play_game(
     };
     let control = SearchControl::default();
     let mut kept = Vec::new();
+    let mut plies = Vec::new();
     let (mut win_run, mut loss_run, mut draw_run) = (0, 0, 0);
     let mut ply = 0;
     let white_points = loop {
@@ -71,6 +75,7 @@ pub(super) fn play_game(
         let Some(best) = result.best else {
             break 1;
         };
+        plies.push((best, PlyScore::Unknown));
         // The score from White's view; mates count as decisive scores.
         let score = result.info.as_ref().map(|i| match i.score {
             Score::Cp(v) => (v, false),
@@ -85,6 +90,11 @@ pub(super) fn play_game(
         };
         if let Some((v, mate)) = score {
             let w = white_view(v);
+            plies.last_mut().expect("pushed above").1 = if mate {
+                PlyScore::Mate(w > 0)
+            } else {
+                PlyScore::Cp(w)
+            };
             if !mate && filter::worth_learning(&pos, best, ply, w) {
                 kept.push((pos.clone_without_history(), w));
             }
@@ -108,7 +118,24 @@ pub(super) fn play_game(
         pos.make_move(best);
         ply += 1;
     };
-    encode(cfg.format, &kept, white_points)
+    let played = Played {
+        start: &start,
+        plies: &plies,
+        kept: &kept,
+        white_points,
+    };
+    encode(cfg.format, &played)
+}
+
+/// A finished game as played: what every output format is made from.
+struct Played<'a> {
+    start: &'a Position,
+    /// Every move with the score of the position it was played in.
+    plies: &'a [(Move, PlyScore)],
+    /// The positions worth learning from, with their scores from White's view.
+    kept: &'a [(Position, i32)],
+    /// The result for White: 2 win, 1 draw, 0 loss.
+    white_points: u8,
 }
 
 /// An opening and random plies that leave a game to play (`genfens`'s random walk) and,
@@ -147,8 +174,11 @@ fn start_position(
     }
 }
 
-/// A game's kept positions in the output format.
-fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
+/// A game in the output format: its kept positions, or the whole game.
+fn encode(format: Format, played: &Played) -> Game {
+    let Played {
+        kept, white_points, ..
+    } = *played;
     let mut bytes = Vec::new();
     match format {
         Format::Packed => {
@@ -158,6 +188,11 @@ fn encode(format: Format, kept: &[(Position, i32)], white_points: u8) -> Game {
             for (pos, score) in kept {
                 bytes.extend_from_slice(PackedPosition::new(pos, *score, result).as_bytes());
             }
+        }
+        Format::Games => {
+            // Every move was the search's own choice in the position it was played in.
+            encode_game(played.start, played.plies, white_points, &mut bytes)
+                .expect("a played game replays")
         }
         Format::Text => {
             let result = ["0.0", "0.5", "1.0"][white_points as usize];

@@ -71,6 +71,9 @@ pub enum Format {
     Packed,
     /// `FEN | score | result` lines.
     Text,
+    /// Whole games ([`crate::data::games`]): every move and score, an eighth of the packed
+    /// bytes; `ladya data unpack` turns them into the packed records.
+    Games,
 }
 
 impl Format {
@@ -78,6 +81,7 @@ impl Format {
         match self {
             Format::Packed => "packed",
             Format::Text => "text",
+            Format::Games => "games",
         }
     }
 }
