@@ -75,7 +75,6 @@ pub(super) fn play_game(
         let Some(best) = result.best else {
             break 1;
         };
-        plies.push((best, PlyScore::Unknown));
         // The score from White's view; mates count as decisive scores.
         let score = result.info.as_ref().map(|i| match i.score {
             Score::Cp(v) => (v, false),
@@ -88,13 +87,16 @@ pub(super) fn play_game(
                 -v
             }
         };
+        plies.push((
+            best,
+            match score {
+                Some((v, true)) => PlyScore::Mate(white_view(v) > 0),
+                Some((v, false)) => PlyScore::Cp(white_view(v)),
+                None => PlyScore::Unknown,
+            },
+        ));
         if let Some((v, mate)) = score {
             let w = white_view(v);
-            plies.last_mut().expect("pushed above").1 = if mate {
-                PlyScore::Mate(w > 0)
-            } else {
-                PlyScore::Cp(w)
-            };
             if !mate && filter::worth_learning(&pos, best, ply, w) {
                 kept.push((pos.clone_without_history(), w));
             }
