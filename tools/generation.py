@@ -247,6 +247,7 @@ def add_games_entry(target, commit, d, threads, stats, why):
     readme = GAMES / "README.md"
     text = readme.read_text()
     mb = round(target.stat().st_size / 1e6, 2)
+    stats = stats.split("score histogram")[0]  # the summary lines; the histogram is too long here
     total = re.search(r"\*\*In all now: ([\d,]+) positions\*\*", text)
     entry = (f"\n`{target.name}`: **{d['positions']:,} positions** in {d['games']:,} games of the "
              f"network engine against itself (`{d['evaluation']}`), by `ladya datagen` at commit `{commit}`, "
