@@ -193,7 +193,7 @@ impl Worker<'_> {
             return raw;
         }
         let c = self.history.correction.correction(pos);
-        (raw + c).clamp(-DECISIVE + 1, DECISIVE - 1)
+        fifty_move_scaled(pos, raw + c).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 
     /// Looks at the node limit at every node, and at the stop flag, the pondering flag and
@@ -267,6 +267,15 @@ impl Worker<'_> {
         head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
         self.pv_len[ply] = child_len + 1;
     }
+}
+
+/// `eval` shrunk towards a draw as the fifty-move count rises: an advantage that has
+/// made no capture or pawn move for many plies is worth less, since the rule will end it,
+/// and the search, seeing its score fall, prefers the line that makes progress.
+#[inline]
+fn fifty_move_scaled(pos: &Position, eval: i32) -> i32 {
+    let left = FIFTY_MOVE_SCALE_PLIES - pos.halfmove_clock() as i32;
+    eval * left / FIFTY_MOVE_SCALE_PLIES
 }
 
 /// Whether correction history reads and learns in `pos`: switched on, and not where a

@@ -144,6 +144,12 @@ tunables! {
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
+// ---- Evaluation in the search -------------------------------------------------------
+
+/// The static evaluation is scaled by `(FIFTY_MOVE_SCALE_PLIES - halfmove clock) /
+/// FIFTY_MOVE_SCALE_PLIES`: at the fifty-move rule's hundredth ply, half of it is left.
+pub const FIFTY_MOVE_SCALE_PLIES: i32 = 200;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 // ---- History -------------------------------------------------------------------------
