@@ -521,11 +521,13 @@ def resume_sprt(args):
     elo, err = pair_elo(every)
     this_elo, this_err = pair_elo(pairs)
     said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
+    # On H1 the pairs move beside the record (below), so the line names where they will be.
+    pairs_home = "history" if verdict == "H1" else "candidates"
     line = (f"**SPRT continued** (`python3 tools/generation.py --resume-sprt {gen} --hours {args.hours:g} "
             f"--seed {args.seed}` at commit `{commit}`: fastchess at {rec['tc']} "
             f"with `-srand {args.seed}`, stopped on the pairs of every run): {len(pairs)} more pairs, "
             f"{this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs of {len(rec['runs'])} runs "
-            f"(`nets/candidates/gen{gen}-sprt.json`): {elo:+.1f} +- {err:.1f} Elo, LLR {ratio:.2f} "
+            f"(`nets/{pairs_home}/gen{gen}-sprt.json`): {elo:+.1f} +- {err:.1f} Elo, LLR {ratio:.2f} "
             f"(bounds +-{SPRT_HI:.2f}): **{said}**.")
     netlog.append_record(gen, line)
     text = netlog.update_row(netlog.read(), gen, result=clock_result(elo, err, ratio, len(every), verdict))
@@ -540,7 +542,9 @@ def resume_sprt(args):
         text = netlog.ship(text, gen, rec["hash"], shipped,
                            f"Shipped once its SPRT was continued: its candidate as "
                            f"`nets/default.nnue`, its float weights as `nets/default.float`; "
-                           f"generation {shipped} kept as `nets/gen{shipped}.nnue`.")
+                           f"generation {shipped} kept as `nets/gen{shipped}.nnue`"
+                           + (f" and `nets/gen{shipped}.float`."
+                              if old.with_suffix(".float").exists() else "."))
         # The candidate is the default now, and a decided SPRT is not resumed: candidates/
         # keeps only what can be; the game pairs go beside the generation's record.
         for kept in (ROOT / rec["candidate"], (ROOT / rec["candidate"]).with_suffix(".float")):
