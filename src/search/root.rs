@@ -1,7 +1,9 @@
 //! The root of the search: iterative deepening with aspiration windows over the root
 //! move list (MultiPV, `searchmoves`, `currmove`), and the result it hands back.
 
-use super::negamax::NO_SCORE;
+use super::history::QuietContext;
+use super::negamax::{Lateness, NO_SCORE};
+use super::picker::is_generated_noisy;
 use super::params::*;
 use super::*;
 use crate::board::Position;
@@ -43,6 +45,11 @@ impl Worker<'_> {
         for rm in root[pv_idx..].iter_mut() {
             rm.score = NO_SCORE;
         }
+        let side = pos.side_to_move();
+        let quiet_ctx = QuietContext {
+            keys: self.cont_keys(0),
+            attacks: USE_THREAT_HISTORY.then(|| pos.attack_map(!side)),
+        };
         #[allow(clippy::needless_range_loop)] // `i` is also the reported move number
         for i in pv_idx..root.len() {
             let mv = root[i].mv;
@@ -53,13 +60,37 @@ impl Worker<'_> {
                     number: i + 1,
                 });
             }
-            self.stack[1].moved = PieceTo::of(pos, mv);
+            let moved = PieceTo::of(pos, mv);
+            let quiet = !is_generated_noisy(pos, mv);
+            self.stack[1].moved = moved;
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
                 score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
             } else {
-                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                // Late quiet root moves are reduced as in a PV node of the tree (step 14
+                // of `negamax`), and searched again at full depth if they beat alpha: the
+                // root's later moves are as unlikely to matter as anywhere else, once the
+                // first iterations have settled which moves lead (`ROOT_LMR_MIN_DEPTH`).
+                let r = if USE_ROOT_LMR && depth >= ROOT_LMR_MIN_DEPTH && quiet && !pos.in_check() {
+                    let late = Lateness {
+                        depth,
+                        moves_searched: i - pv_idx + 1,
+                        pv_node: true,
+                        improving: true,
+                        early: false,
+                    };
+                    let history = moved.map_or(0, |m| {
+                        self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
+                    });
+                    self.reduction(late, history).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1 - r, 1);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
                 }

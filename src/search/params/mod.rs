@@ -207,6 +207,14 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// The root's search: late quiet root moves reduced as in step 14 of `negamax`.
+pub const USE_ROOT_LMR: bool = true;
+/// Root reductions start at this iteration. Reduced from the first iterations on, the
+/// root loses sight of quiet sacrifices and threats: `tests/search.rs`'s mates in two that
+/// need depth 11 or 12 unreduced went unfound at depth 12. From here on, a mate the
+/// earlier iterations found leads the move list and is never reduced, while most of a
+/// game's nodes (iterations 15 to 20 at 10+0.1) are still searched with the reductions.
+pub const ROOT_LMR_MIN_DEPTH: i32 = 13;
 /// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
 /// whether they escape (`THREAT_ORDER_*`).
 pub const USE_THREAT_ORDERING: bool = true;
