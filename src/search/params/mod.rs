@@ -144,6 +144,12 @@ tunables! {
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
+/// History pruning: applies up to this depth.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// History pruning: a quiet move whose history (butterfly plus continuation) is below
+/// minus this per ply of depth is skipped.
+pub const HISTORY_PRUNE_MARGIN: i32 = 2048;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 // ---- History -------------------------------------------------------------------------
@@ -196,6 +202,8 @@ pub const USE_TT_EVAL_REFINE: bool = true;
 pub const USE_REVERSE_FUTILITY: bool = true;
 /// Step 9 of `negamax`: null-move pruning.
 pub const USE_NULL_MOVE: bool = true;
+/// Step 12 of `negamax`: history pruning of quiet moves.
+pub const USE_HISTORY_PRUNING: bool = true;
 /// Step 10 of `negamax`: internal iterative reduction.
 pub const USE_IIR: bool = true;
 /// Step 12 of `negamax`: late move pruning.
