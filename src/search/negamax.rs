@@ -190,6 +190,10 @@ impl Worker<'_> {
             if let Some(score) = self.null_move(pos, beta, depth, eval, ply) {
                 return score;
             }
+            // Tried and removed: ProbCut (from depth 5, captures whose search 4 plies
+            // shallower beat beta + 200 failed the node high). At 10,000 nodes a move
+            // against the build without it: 0.0 +- 12.8 Elo (1,600 games on the UHO
+            // openings: W557 L557 D486); commit 79cb581.
         }
 
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
@@ -289,7 +293,9 @@ impl Worker<'_> {
                     }
                     // History pruning: a quiet move that has kept failing here, at low
                     // depth, once the moves ordered first (killers, counter) are past.
-                    // Measured: not yet.
+                    // Measured at 10,000 nodes a move against the build without it: +4.6
+                    // +- 8.9 Elo (1,600 games on the UHO openings: W571 L550 D479; in a
+                    // build that also had ProbCut, since removed); not yet at the clock.
                     if USE_HISTORY_PRUNING
                         && !early
                         && depth <= HISTORY_PRUNE_MAX_DEPTH
@@ -426,7 +432,8 @@ impl Worker<'_> {
         // Captures learn the same way in their own table (capture history, read by the
         // picker beside MVV-LVA): a bonus for the capture that cut, a malus for those tried
         // before a cutoff they did not make.
-        // Measured: not yet.
+        // Measured at 10,000 nodes a move against the build without it: +10.0 +- 13.3 Elo
+        // (1,600 games on the UHO openings: W586 L540 D474); not yet at the clock.
         let cut = best >= beta;
         if cut {
             let b = bonus(depth);
