@@ -1,10 +1,11 @@
-//! What the search learns about quiet moves: butterfly and continuation history, killers
-//! and counter moves; and, beside them, the evaluation's corrections (`correction.rs`).
+//! What the search learns about moves: for quiet moves butterfly and continuation history,
+//! killers and counter moves; for captures, capture history; and, beside them, the
+//! evaluation's corrections (`correction.rs`).
 
 use super::correction::CorrectionHistory;
 use super::params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CONT_HISTORY,
-    USE_THREAT_HISTORY,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY, USE_CAPTURE_HISTORY,
+    USE_CONT_HISTORY, USE_THREAT_HISTORY,
 };
 use crate::board::{AttackMap, Position};
 use crate::chess_move::Move;
@@ -66,6 +67,9 @@ impl QuietContext {
 const CONT_PLIES: usize = 2;
 /// (piece, square) pairs: the side of a continuation table.
 const PIECE_TO: usize = 12 * 64;
+/// What a noisy move takes, as capture history keys it: the six kinds, and nothing (a
+/// queen promotion by a push).
+const CAPTURED_KINDS: usize = 7;
 
 /// Adds `delta` to a history entry with gravity: the closer a score is to the bound, the
 /// less it moves, so scores stay within +-HISTORY_MAX and old lessons fade.
@@ -90,6 +94,11 @@ pub struct History {
     /// works after which move, where the butterfly table knows only the move itself.
     /// 16 bits an entry (the bound fits) to halve the cache it takes.
     continuation: Box<[i16]>,
+    /// Capture history: `[piece][to][captured kind]`, flat. How often a capture (or queen
+    /// promotion) caused a cutoff: MVV-LVA knows only the material on the squares, this
+    /// learns which captures of equal material work here (a pawn taken with check against
+    /// one that walks into a pin). 16 bits an entry.
+    capture: Box<[i16]>,
     /// How far the static evaluation missed, by pawn structure.
     pub correction: CorrectionHistory,
 }
@@ -101,6 +110,7 @@ impl Default for History {
             killers: [[Move::NONE; 2]; MAX_PLY + 8],
             counters: Box::new([[Move::NONE; 64]; 64]),
             continuation: vec![0; CONT_PLIES * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            capture: vec![0; PIECE_TO * CAPTURED_KINDS].into_boxed_slice(),
             correction: CorrectionHistory::default(),
         }
     }
@@ -189,6 +199,40 @@ impl History {
                 // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
                 *entry = wide as i16;
             }
+        }
+    }
+
+    /// Where the capture-history entry of noisy move `mv` in `pos` is, if a piece stands on
+    /// its from-square.
+    #[inline]
+    fn capture_index(pos: &Position, mv: Move) -> Option<usize> {
+        let this = PieceTo::of(pos, mv)?;
+        let taken = pos
+            .captured_by(mv)
+            .map_or(CAPTURED_KINDS - 1, |k| k.index());
+        Some(this.index() * CAPTURED_KINDS + taken)
+    }
+
+    /// The capture-history score of noisy move `mv` in `pos`.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        if !USE_CAPTURE_HISTORY {
+            return 0;
+        }
+        Self::capture_index(pos, mv).map_or(0, |i| i32::from(self.capture[i]))
+    }
+
+    /// Adds `delta` to the capture-history score of noisy move `mv` in `pos` (before the
+    /// move is made), with gravity.
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, delta: i32) {
+        if !USE_CAPTURE_HISTORY {
+            return;
+        }
+        if let Some(i) = Self::capture_index(pos, mv) {
+            let mut wide = i32::from(self.capture[i]);
+            apply_gravity(&mut wide, delta);
+            // Gravity keeps `wide` within +-HISTORY_MAX, which fits 16 bits.
+            self.capture[i] = wide as i16;
         }
     }
 

@@ -1,15 +1,15 @@
 //! The staged move picker: moves come out in the order most likely to cause a cutoff, and
 //! each stage is generated only when the previous ones did not cut.
 //!
-//! Order: TT move → good captures (MVV-LVA, SEE ≥ 0) → two killers → counter move → quiet
+//! Order: TT move → good captures (MVV-LVA and capture history, SEE ≥ 0) → two killers → counter move → quiet
 //! moves by history → bad captures. Moves that are not from the generator (TT move,
 //! killers, counter) are checked with `is_legal_fast` and skipped later when generated.
 
 use super::history::{History, QuietContext};
 use super::legal::is_legal_fast;
 use super::params::{
-    SEE_VALUES, THREAT_ORDER_MINOR, THREAT_ORDER_QUEEN, THREAT_ORDER_ROOK, USE_HISTORY_ORDERING,
-    USE_QS_SEE_PRUNING, USE_THREAT_ORDERING,
+    CAPTURE_HISTORY_DIVISOR, SEE_VALUES, THREAT_ORDER_MINOR, THREAT_ORDER_QUEEN, THREAT_ORDER_ROOK,
+    USE_HISTORY_ORDERING, USE_QS_SEE_PRUNING, USE_THREAT_ORDERING,
 };
 use super::see::see_ge;
 use crate::bitboard::Bitboard;
@@ -192,7 +192,9 @@ impl MovePicker {
                     self.moves.clear();
                     pos.generate(GenType::Noisy, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = keyed(mvv_lva(pos, self.moves[i]), i);
+                        let mv = self.moves[i];
+                        let learnt = history.capture_score(pos, mv) / CAPTURE_HISTORY_DIVISOR;
+                        self.scores[i] = keyed(mvv_lva(pos, mv) + learnt, i);
                     }
                     self.stage = Stage::GoodNoisy;
                 }
@@ -331,6 +333,39 @@ mod tests {
         assert!(seen[seen.len() - 2..]
             .iter()
             .all(|mv| mv.from() == Square::D2));
+    }
+
+    /// Two captures of the same pawn come out by MVV-LVA (the pawn's capture first) until
+    /// capture history has learnt that the knight's works; then the knight's comes first.
+    #[test]
+    fn capture_history_reorders_captures_of_equal_victims() {
+        let pos =
+            Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 0 2")
+                .unwrap();
+        let by_pawn = Move::new(Square::D4, Square::E5);
+        let by_knight = Move::new(Square::F3, Square::E5);
+        let first_capture = |history: &History| {
+            let mut picker = MovePicker::new(Move::NONE, [Move::NONE; 2], Move::NONE);
+            picker.next(&pos, history).unwrap()
+        };
+        let mut history = History::default();
+        assert_eq!(first_capture(&history), by_pawn);
+        history.update_capture(
+            &pos,
+            by_knight,
+            crate::search::params::HISTORY_BONUS_MAX.get(),
+        );
+        history.update_capture(
+            &pos,
+            by_pawn,
+            -crate::search::params::HISTORY_BONUS_MAX.get(),
+        );
+        let expected = if crate::search::params::USE_CAPTURE_HISTORY {
+            by_knight
+        } else {
+            by_pawn
+        };
+        assert_eq!(first_capture(&history), expected);
     }
 
     /// Every legal move comes out exactly once, whatever the TT move, killers and counter.

@@ -158,6 +158,10 @@ pub const THREAT_ORDER_QUEEN: i32 = 16384;
 
 /// History scores stay within +-this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16384;
+/// Capture ordering: capture history counts one MVV-LVA unit per this much. At the bound
+/// it is worth 2,048 units, a little more than a pawn's worth of victim (800): it reorders
+/// captures of neighbouring victims, never a queen below a pawn.
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 // ---- Correction history ------------------------------------------------------------
 
@@ -216,6 +220,8 @@ pub const USE_KILLERS: bool = true;
 pub const USE_COUNTER_MOVE: bool = true;
 /// Step 17 of `negamax`: quiet moves ordered by history (otherwise generation order).
 pub const USE_HISTORY_ORDERING: bool = true;
+/// Steps 11 and 17 of `negamax`: captures ordered by capture history beside MVV-LVA.
+pub const USE_CAPTURE_HISTORY: bool = true;
 /// Step 5 of `qsearch`: captures that lose material (SEE < 0) are not searched.
 pub const USE_QS_SEE_PRUNING: bool = true;
 /// Step 5 of `qsearch`: delta pruning.
