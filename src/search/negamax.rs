@@ -190,6 +190,16 @@ impl Worker<'_> {
             if let Some(score) = self.null_move(pos, beta, depth, eval, ply) {
                 return score;
             }
+
+            // Step 9b. ProbCut: a capture that, searched a few plies shallower, still beats
+            // beta by a wide margin would almost surely beat beta at full depth too, so the
+            // node fails high without the full search.
+            // Measured: not yet.
+            if let Some(score) =
+                self.probcut(pos, beta, depth, static_eval, raw_eval, tt_entry, ply)
+            {
+                return score;
+            }
         }
 
         // Step 10. Internal iterative reduction: with no TT move the ordering is poor and
@@ -495,6 +505,56 @@ impl Worker<'_> {
         }
         // A mate found by passing is no proof: fail high with beta instead.
         (score >= beta).then_some(if score >= DECISIVE { beta } else { score })
+    }
+
+    /// Step 9b: ProbCut. The captures whose exchange alone could lift the static
+    /// evaluation to `beta + PROBCUT_MARGIN` are tried: first by quiescence, then by a
+    /// search `PROBCUT_REDUCTION` plies shallower with the raised null window; one that
+    /// holds the raised bound is stored and fails the node high. Skipped when the table
+    /// already holds a deep enough search below the raised bound.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        beta: i32,
+        depth: i32,
+        static_eval: i32,
+        raw_eval: i32,
+        tt_entry: Option<TtEntry>,
+        ply: usize,
+    ) -> Option<i32> {
+        let raised = beta + PROBCUT_MARGIN;
+        if !USE_PROBCUT || depth < PROBCUT_MIN_DEPTH || beta.abs() >= DECISIVE {
+            return None;
+        }
+        let shallow = depth - PROBCUT_REDUCTION;
+        if tt_entry.is_some_and(|e| e.depth >= shallow && e.score < raised) {
+            return None;
+        }
+        let tt_move = tt_entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::noisy(tt_move);
+        while let Some(mv) = picker.next(pos, self.history) {
+            if !see_ge(pos, mv, raised - static_eval) {
+                continue;
+            }
+            self.stack[ply + 1].moved = PieceTo::of(pos, mv);
+            self.make(pos, mv);
+            let mut score = -self.qsearch(pos, -raised, -raised + 1, ply + 1);
+            if score >= raised {
+                score = -self.negamax(pos, -raised, -raised + 1, shallow - 1, ply + 1);
+            }
+            self.unmake(pos);
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= raised {
+                self.shared
+                    .tt
+                    .store(pos.key(), ply, mv, score, raw_eval, shallow, TtBound::Lower);
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Step 13: the singular-extension test of the table's move `mv`: the node searched

@@ -144,6 +144,13 @@ tunables! {
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
+/// ProbCut: the margin above beta that a capture's reduced search must reach.
+pub const PROBCUT_MARGIN: i32 = 200;
+/// ProbCut: tried from this depth on.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut: the captures are searched this many plies shallower than the node.
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 // ---- History -------------------------------------------------------------------------
@@ -196,6 +203,8 @@ pub const USE_TT_EVAL_REFINE: bool = true;
 pub const USE_REVERSE_FUTILITY: bool = true;
 /// Step 9 of `negamax`: null-move pruning.
 pub const USE_NULL_MOVE: bool = true;
+/// Step 9b of `negamax`: ProbCut.
+pub const USE_PROBCUT: bool = true;
 /// Step 10 of `negamax`: internal iterative reduction.
 pub const USE_IIR: bool = true;
 /// Step 12 of `negamax`: late move pruning.
