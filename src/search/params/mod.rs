@@ -151,6 +151,12 @@ pub const PROBCUT_MIN_DEPTH: i32 = 5;
 /// ProbCut: the captures are searched this many plies shallower than the node.
 pub const PROBCUT_REDUCTION: i32 = 4;
 
+/// History pruning: applies up to this depth.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// History pruning: a quiet move whose history (butterfly plus continuation) is below
+/// minus this per ply of depth is skipped.
+pub const HISTORY_PRUNE_MARGIN: i32 = 2048;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 // ---- History -------------------------------------------------------------------------
@@ -205,6 +211,8 @@ pub const USE_REVERSE_FUTILITY: bool = true;
 pub const USE_NULL_MOVE: bool = true;
 /// Step 9b of `negamax`: ProbCut.
 pub const USE_PROBCUT: bool = true;
+/// Step 12 of `negamax`: history pruning of quiet moves.
+pub const USE_HISTORY_PRUNING: bool = true;
 /// Step 10 of `negamax`: internal iterative reduction.
 pub const USE_IIR: bool = true;
 /// Step 12 of `negamax`: late move pruning.
