@@ -89,6 +89,9 @@ PICK_ROUNDS = 100  # game pairs, warm against scratch
 GAUNTLET_ROUNDS = 200  # game pairs, the pick against the shipped network
 SPRT_TC = "8+0.08"
 SPRT_BOUNDS = ("0", "10")
+# An SPRT is not started with less budget left than this: a few pairs at 8+0.08 decide
+# nothing, and a match stopped before its first pair only leaves a misleading "+0.0 +- inf".
+MIN_SPRT_S = 300
 # Time kept back from self-play for the steps after it (training and the quick matches),
 # and for the SPRT, in minutes.
 TRAIN_RESERVE_MIN = 25
@@ -418,6 +421,13 @@ def sprt_match(args, work, gen, cand, shipped, base, seed):
 def step_sprt(st, work, args, deadline):
     cand = st[f"train_{st['pick']['pick']}"]["net"]
     cmd = sprt_match(args, work, st["gen"], cand, st["shipped"], work / "base.nnue", args.seed)
+    if deadline - time.time() < MIN_SPRT_S:
+        st["sprt"] = {"w": 0, "l": 0, "d": 0, "games": 0, "pairs": 0, "h1": False,
+                      "not_played": True, "cmd": shown(cmd, work),
+                      "verdict": "no decision yet: not played, the budget ended first"}
+        log(work, "SPRT: not started, less than "
+                  f"{MIN_SPRT_S // 60} minutes of the budget left")
+        return
     log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: {shown(cmd, work)}")
     bounds = tuple(float(b) for b in SPRT_BOUNDS)
     verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{st['gen']}", [], bounds, deadline, ROOT)
@@ -463,12 +473,13 @@ def keep_undecided(st, work):
     name = f"gen{g}-{pick}"
     shutil.copy(t["net"], CANDIDATES / f"{name}.nnue")
     shutil.copy(t["float"], CANDIDATES / f"{name}.float")
-    pairs = pair_scores((work / "sprt.log").read_text(), f"gen{g}")
+    played = work / "sprt.log"
+    pairs = pair_scores(played.read_text(), f"gen{g}") if played.exists() else []
     record = {"gen": g, "candidate": f"nets/candidates/{name}.nnue", "hash": t["hash"],
               "opponent": st["shipped"], "opponent_hash": st["build"]["base_hash"],
               "tc": SPRT_TC, "bounds": [float(b) for b in SPRT_BOUNDS],
               "runs": [{"seed": st["seed"], "commit": st["build"]["commit"],
-                        "pairs": encode(pairs)}]}
+                        "pairs": encode(pairs)}] if played.exists() else []}
     path = CANDIDATES / f"gen{g}-sprt.json"
     path.write_text(json.dumps(record, indent=1) + "\n")
     st["kept"] = str(path.relative_to(ROOT))
@@ -649,7 +660,11 @@ def entry(st, args):
                    f"trained networks and `-rounds {PICK_ROUNDS}`)") + ":", "",
                   "```", ga["cmd"], "```", ""]
     sp = st.get("sprt")
-    if sp:
+    if sp and sp.get("not_played"):
+        lines += [f"**SPRT against generation {s}** at {SPRT_TC}: not played yet, the budget ended "
+                  f"before it. The candidate is kept in `candidates/`: `python3 tools/generation.py "
+                  f"--resume-sprt {g}` plays it.", ""]
+    elif sp:
         lines += [f"**SPRT against generation {s}** at {SPRT_TC}: {sp['games']} games, {sp['w']}-{sp['l']}-{sp['d']}, "
                   f"{sp['elo']} +- {sp['err']} Elo (pentanomial); {sp['verdict']}.", "", "```", sp["cmd"], "```", ""]
     return "\n".join(lines) + "\n"
@@ -678,8 +693,16 @@ def table_row(st):
     new = sum(f["positions"] for f in st["data"] if f.get("new"))
     sp = st["sprt"]
     verdict = "H1" if sp["h1"] else "H0" if "H0" in sp["verdict"] else None
-    result = (clock_result(float(sp["elo"]), float(sp["err"]), sp["llr"], sp["pairs"], verdict)
-              if "llr" in sp else sp["verdict"])
+    ga = st.get("gauntlet")
+    if sp.get("not_played"):
+        result = ("not played yet" +
+                  (f": {float(ga['elo']):+.1f} ± {float(ga['err']):.1f} at {MATCH_NODES:,} nodes ({ga['games']} games)"
+                   if ga else "") +
+                  f"; the budget ended first, candidate kept (`--resume-sprt {g}`)")
+    elif "llr" in sp:
+        result = clock_result(float(sp["elo"]), float(sp["err"]), sp["llr"], sp["pairs"], verdict)
+    else:
+        result = sp["verdict"]
     return netlog.row_cells(g, started, f"{total / 1e6:.1f}M ({new / 1e6:.1f}M new, gen{s}'s)", f"gen{s}",
                             result, netlog.SHIPPED_NOW if sp["h1"] else "no",
                             st[f"train_{pick}"]["hash"])
@@ -692,8 +715,9 @@ def step_report(st, work, args):
     netlog.write_record(st["gen"], full)
     heading, status = full.split("\n")[0], full.split("\n")[2]
     ga, sp = st.get("gauntlet"), st["sprt"]
-    summary = (f"At {MATCH_NODES} nodes a move: {ga['elo']} +- {ga['err']} Elo; " if ga else "") + \
-              f"at {SPRT_TC}: {sp['elo']} +- {sp['err']} Elo, {sp['verdict']}."
+    at_clock = (f"its SPRT at {SPRT_TC} not played yet (`--resume-sprt {st['gen']}`)."
+                if sp.get("not_played") else f"at {SPRT_TC}: {sp['elo']} +- {sp['err']} Elo, {sp['verdict']}.")
+    summary = (f"At {MATCH_NODES} nodes a move: {ga['elo']} +- {ga['err']} Elo; " if ga else "") + at_clock
     short = "\n\n".join([heading, status, summary,
                           f"Full record: [history/gen{st['gen']}.md](history/gen{st['gen']}.md)."])
     text = netlog.put_entry(netlog.read(), st["gen"], short)
