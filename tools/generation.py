@@ -57,6 +57,7 @@ import sys
 import time
 from pathlib import Path
 
+import net_scale
 import netlog
 import runner
 from sprt_pairs import SPRT_HI, decode, encode, llr, pair_elo, pair_scores, play_on, recorder
@@ -69,6 +70,9 @@ UHO = SHARED / "data" / "openings" / "uho_4060_v4_sample.epd"
 SYZYGY = SHARED / "data" / "syzygy"
 NETS = ROOT / "nets"
 GAMES = NETS / "games"
+# The network the win/draw/loss fit of docs/wdl.md was made with: each new network's scale is
+# checked against it as well as against its predecessor.
+FIT_NET = NETS / "gen17.nnue"
 
 # Self-play: the settings every generation so far has used (`--selfplay-nodes` and
 # `--random-plies` change them; the record shows the command either way).
@@ -459,8 +463,24 @@ def step_ship(st, work):
     shutil.copy(pick["net"], NETS / "default.nnue")
     shutil.copy(pick["float"], NETS / "default.float")
     st["shipped_files"] = ["nets/default.nnue", "nets/default.float", f"nets/{old.name}"]
+    st["scale"] = scale_line(work / "ladya", st["gen"], st["shipped"])
     log(work, "shipped: nets/default.nnue and nets/default.float; rebuild, run `ladya bench`, "
               "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
+
+
+def scale_line(engine, gen, shipped):
+    """The record's line on the new default network's scale beside its predecessor's and the
+    fit's (`docs/wdl.md`: a moved scale calls for a refit and a new SPSA run), or None when
+    the positions are not beside the clone."""
+    if not net_scale.POSITIONS.exists():
+        return None
+    names = {str(NETS / "default.nnue"): f"generation {gen}",
+             str(NETS / f"gen{shipped}.nnue"): f"generation {shipped}",
+             str(FIT_NET): f"{FIT_NET.stem.replace('gen', 'generation ')} (the fit's)"}
+    nets = [n for n in names if Path(n).exists()]
+    shown_nets = " ".join(str(Path(n).relative_to(ROOT)) for n in nets)
+    return (f"**Scale** (`python3 tools/net_scale.py {shown_nets}`): "
+            f"{net_scale.describe(net_scale.measure(engine, nets), names)}.")
 
 
 def keep_undecided(st, work):
@@ -561,6 +581,9 @@ def resume_sprt(args):
         for kept in (ROOT / rec["candidate"], (ROOT / rec["candidate"]).with_suffix(".float")):
             kept.unlink(missing_ok=True)
         path.replace(netlog.HISTORY / path.name)
+        scale = scale_line(work / "ladya", gen, shipped)
+        if scale:
+            netlog.append_record(gen, scale)
         log(work, "shipped: nets/default.nnue and nets/default.float (the candidate's files leave "
                   "nets/candidates, its SPRT's pairs go to nets/history); rebuild, run `ladya bench`, "
                   "update tests/bench.rs's BENCH_NODES, commit with the Bench: trailer")
@@ -667,6 +690,8 @@ def entry(st, args):
     elif sp:
         lines += [f"**SPRT against generation {s}** at {SPRT_TC}: {sp['games']} games, {sp['w']}-{sp['l']}-{sp['d']}, "
                   f"{sp['elo']} +- {sp['err']} Elo (pentanomial); {sp['verdict']}.", "", "```", sp["cmd"], "```", ""]
+    if st.get("scale"):
+        lines += [st["scale"], ""]
     return "\n".join(lines) + "\n"
 
 
