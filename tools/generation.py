@@ -479,8 +479,11 @@ def scale_line(engine, gen, shipped):
              str(FIT_NET): f"{FIT_NET.stem.replace('gen', 'generation ')} (the fit's)"}
     nets = [n for n in names if Path(n).exists()]
     shown_nets = " ".join(str(Path(n).relative_to(ROOT)) for n in nets)
-    return (f"**Scale** (`python3 tools/net_scale.py {shown_nets}`): "
-            f"{net_scale.describe(net_scale.measure(engine, nets), names)}.")
+    try:
+        said = net_scale.describe(net_scale.measure(engine, nets), names)
+    except net_scale.ScaleError as e:  # the network has shipped: say so, and finish the record
+        said = f"not measured ({e})"
+    return f"**Scale** (`python3 tools/net_scale.py {shown_nets}`): {said}."
 
 
 def keep_undecided(st, work):

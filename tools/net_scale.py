@@ -30,6 +30,10 @@ WITHIN_PAWNS = 6.0
 MARK = "NNUE evaluation:"
 
 
+class ScaleError(Exception):
+    """The engine could not evaluate the positions with a network."""
+
+
 def positions(path=POSITIONS, every=EVERY, count=COUNT):
     """The FENs of every `every`-th line (from the first), `count` of them."""
     fens = []
@@ -48,14 +52,17 @@ def evaluations(engine, net, fens):
     for fen in fens:
         script += [f"position fen {fen}", "eval"]
     script.append("quit")
-    out = subprocess.run([str(engine)], input="\n".join(script) + "\n", capture_output=True,
-                         text=True, check=True, timeout=600).stdout
-    if "error" in out.lower():
-        bad = next(line for line in out.splitlines() if "error" in line.lower())
-        sys.exit(f"{net}: {bad}")
+    try:
+        out = subprocess.run([str(engine)], input="\n".join(script) + "\n", capture_output=True,
+                             text=True, check=True, timeout=600).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ScaleError(f"{engine}: {e}") from e
+    bad = [line for line in out.splitlines() if line.startswith("info string error")]
+    if bad:
+        raise ScaleError(f"{net}: {bad[0]}")
     values = [float(line.split(MARK)[1].split()[0]) for line in out.splitlines() if MARK in line]
     if len(values) != len(fens):
-        sys.exit(f"{net}: {len(values)} evaluations for {len(fens)} positions")
+        raise ScaleError(f"{net}: {len(values)} evaluations for {len(fens)} positions")
     return values
 
 
@@ -79,7 +86,7 @@ def measure(engine, nets, fens=None):
 def describe(result, names):
     """One sentence for a record, networks by `names` (file -> name)."""
     med = ", ".join(f"{names[n]} {m:.3f}" for n, m in result["median"].items())
-    slopes = "; ".join(f"{s:.3f} against {names[n]} ({k} positions within six pawns)"
+    slopes = "; ".join(f"{s:.3f} against {names[n]} ({k} positions within {WITHIN_PAWNS:g} pawns)"
                        for n, (s, k) in result["slope"].items())
     return (f"median |eval| over {result['positions']} positions (pawns): {med}; "
             f"slope of {names[next(iter(result['median']))]}: {slopes}")
@@ -94,7 +101,10 @@ def main():
         ap.error("give at least two networks")
     if not POSITIONS.exists():
         sys.exit(f"no {POSITIONS}: the positions come from ../shared beside the clone")
-    result = measure(args.engine, args.nets)
+    try:
+        result = measure(args.engine, args.nets)
+    except ScaleError as e:
+        sys.exit(str(e))
     print(describe(result, {str(n): Path(n).name for n in args.nets}))
 
 
