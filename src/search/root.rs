@@ -356,8 +356,13 @@ impl Worker<'_> {
     ) {
         let prev = root[pv_idx].prev_score;
         let mut delta = ASPIRATION_WINDOW.get();
+        // In a root the tables hold, the score shown is their verdict or a mate the search
+        // finds: a window around the network's score could only fail, and a mate found
+        // by failing high would be shown as a bound instead of exact.
+        let tb_root = self.shared.root_tb_score.is_some();
         let (mut alpha, mut beta) =
-            if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
+            if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE && !tb_root
+            {
                 ((prev - delta).max(-MATE), (prev + delta).min(MATE))
             } else {
                 (-MATE, MATE)
