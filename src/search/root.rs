@@ -360,13 +360,13 @@ impl Worker<'_> {
         // finds: a window around the network's score could only fail, and a mate found
         // by failing high would be shown as a bound instead of exact.
         let tb_root = self.shared.root_tb_score.is_some();
-        let (mut alpha, mut beta) =
-            if USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE && !tb_root
-            {
-                ((prev - delta).max(-MATE), (prev + delta).min(MATE))
-            } else {
-                (-MATE, MATE)
-            };
+        let narrow =
+            USE_ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE && !tb_root;
+        let (mut alpha, mut beta) = if narrow {
+            ((prev - delta).max(-MATE), (prev + delta).min(MATE))
+        } else {
+            (-MATE, MATE)
+        };
         loop {
             let score = self.search_root(pos, root, pv_idx, alpha, beta, depth as i32, on_event);
             root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
