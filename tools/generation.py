@@ -775,8 +775,8 @@ def main():
     ap.add_argument("--warm-lr", type=float, default=WARM_LR,
                     help=f"peak learning rate of the warm run (default {WARM_LR}, generations 4 to 35 "
                          "but 23 and 24): lower keeps more of what the start network knows. "
-                         "Generation 36 trained 6 epochs at 0.0001 and reached generation 35's "
-                         "validation loss (30 epochs at 0.0005) in a fifth of the time")
+                         "Generation 36 trained 6 epochs at 0.0001 and came within .000004 of generation "
+                         "35's validation loss (30 epochs at 0.0005) in a fifth of the time")
     ap.add_argument("--warm-epochs", type=int, default=WARM_EPOCHS,
                     help=f"epochs of the warm run (default {WARM_EPOCHS}; generations 26 to 35 took 20 "
                          "or 30 on their 20-37M positions): generation 23's validation loss was "
