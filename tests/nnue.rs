@@ -7,7 +7,7 @@ use ladya::nnue::{
     default_network, evaluate_from_scratch, output_bucket, AccumulatorStack, KingBuckets, Network,
     NetworkError, HIDDEN, INPUTS, OUTPUT_BUCKETS,
 };
-use ladya::train::{export, float_eval, Model, Shape, TrainConfig};
+use ladya::train::{export, float_eval, HeldOut, Model, Shape, TrainConfig};
 use ladya::Position;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -285,7 +285,7 @@ fn a_network_split_into_king_buckets_evaluates_as_it_did_on_the_folded_board() {
     let cfg = TrainConfig {
         epochs: 2,
         batch_size: 256,
-        validation_share: 0.1,
+        held_out: HeldOut::Share(0.1),
         out_dir: dir.join("run"),
         king_buckets: KingBuckets::Mirrored4,
         factorise: true,
@@ -604,7 +604,7 @@ fn a_warm_start_begins_where_its_network_left_off() {
         epochs: 1,
         batch_size: 256,
         lr: 0.0005,
-        validation_share: 0.1,
+        held_out: HeldOut::Share(0.1),
         out_dir: dir.clone(),
         ..TrainConfig::default()
     };
@@ -634,7 +634,7 @@ fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
         epochs: 6,
         batch_size: 256,
         lr: 0.002,
-        validation_share: 0.1,
+        held_out: HeldOut::Share(0.1),
         threads: 2,
         seed: 5,
         out_dir: dir.clone(),
@@ -680,5 +680,52 @@ fn a_tiny_training_run_lowers_the_loss_and_exports_a_loadable_network() {
         export(&resumed) == export(&model),
         "the resumed run differs"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_held_out_count_validates_on_exactly_the_last_positions() {
+    // A share is rounded down (`--validation`); a count (`--validation-positions`) is not,
+    // so the generation script names the newest games' positions exactly.
+    assert_eq!(HeldOut::Share(0.0035).of(45_103_000), 157_860);
+    assert_eq!(HeldOut::Positions(170_610).of(45_103_000), 170_610);
+    assert_eq!(HeldOut::Positions(0).of(100), 1);
+    let positions = sample_positions();
+    let dir = std::env::temp_dir().join(format!("ladya-held-out-{}", std::process::id()));
+    let held = 333;
+    let cfg = TrainConfig {
+        epochs: 1,
+        batch_size: 256,
+        held_out: HeldOut::Positions(held),
+        out_dir: dir.clone(),
+        ..TrainConfig::default()
+    };
+    let mut reported = Vec::new();
+    let model = ladya::train::train(
+        &cfg,
+        &positions,
+        None,
+        &mut |r| reported.push(r.validation_loss),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let tail = &positions[positions.len() - held..];
+    let expected = ladya::train::loss_on(&model, tail, cfg.lambda, cfg.threads);
+    assert!(
+        (reported[0] - expected).abs() <= 1e-12 * expected,
+        "reported {} on the last {held}, recomputed {expected}",
+        reported[0]
+    );
+    let one_more = &positions[positions.len() - held - 1..];
+    assert_ne!(
+        ladya::train::loss_on(&model, one_more, cfg.lambda, cfg.threads),
+        expected
+    );
+    // More held out than there is data is refused, not a panic.
+    let too_many = TrainConfig {
+        held_out: HeldOut::Positions(usize::MAX),
+        ..cfg
+    };
+    assert!(ladya::train::train(&too_many, &positions, None, &mut |_| {}, &mut |_, _| {}).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -90,6 +90,8 @@ LAMBDA = 1.0
 # generation 38's 1.9M deeper games (5% of 43.4M is 2.2M), which then taught nothing.
 HELD_OUT_SHARE, HELD_OUT_OF_NEW = 0.05, 0.10
 SCRATCH_EPOCHS, SCRATCH_LR = 12, 0.001
+# `--smoke` trains on this many positions, the first of the data.
+SMOKE_POSITIONS = 200_000
 WARM_EPOCHS, WARM_LR = 8, 0.0005
 # Matches: fixed nodes for the quick ones (deterministic work per move, no clock noise),
 # the clock for the SPRT that decides shipping.
@@ -372,32 +374,23 @@ def held_out(files):
     return min(int(total * HELD_OUT_SHARE), int(new * HELD_OUT_OF_NEW)) if new else int(total * HELD_OUT_SHARE)
 
 
-def validation_share(held, total):
-    """The `--validation` share, written so that the trainer (which truncates `total * share`)
-    holds out exactly `held`: six digits held out 194,478 of generation 38's positions
-    where its record said 194,468."""
-    for digits in range(6, 17):
-        share = f"{held / total:.{digits}f}"
-        for text in (share, f"{float(share) + 10 ** -digits:.{digits}f}"):
-            if int(total * float(text)) == held:
-                return text
-    raise ValueError(f"no share holds out {held} of {total}")
-
-
 def step_train(st, work, args, kind):
     out_dir = work / kind
-    st["held_out"] = held_out(st["data"])
-    share = validation_share(st["held_out"], sum(f["positions"] for f in st["data"]))
+    st["held_out"] = held = held_out(st["data"])
+    if args.smoke:
+        # The smoke run trains on the first SMOKE_POSITIONS only: the same share held out.
+        held = max(1, held * SMOKE_POSITIONS // sum(f["positions"] for f in st["data"]))
     cmd = [str(work / "ladya"), "train", *[f["path"] for f in st["data"]],
            "--epochs", str(args.warm_epochs if kind == "warm" else SCRATCH_EPOCHS),
            "--batch-size", str(BATCH), "--lr", str(args.warm_lr if kind == "warm" else SCRATCH_LR),
            "--lambda", str(LAMBDA), "--out-dir", str(out_dir), "--threads", str(args.threads),
-           "--seed", str(args.seed), "--output-buckets", "8", "--validation", share]
+           "--seed", str(args.seed), "--output-buckets", "8",
+           "--validation-positions", str(held)]
     if st.get("king_buckets", 1) != 1:
         # From a network without king buckets, `--init` copies its inputs into each one.
         cmd += ["--king-buckets", str(st["king_buckets"])]
     if args.smoke:
-        cmd += ["--limit", "200000"]
+        cmd += ["--limit", str(SMOKE_POSITIONS)]
     if kind == "warm":
         cmd += ["--init", st["build"]["init_file"]]
     if (out_dir / "checkpoint.bin").exists() and not (out_dir / "final.nnue").exists():
@@ -461,13 +454,11 @@ def step_sprt(st, work, args, deadline):
     log(work, f"SPRT until {time.strftime('%H:%M', time.localtime(deadline))}: {shown(cmd, work)}")
     bounds = tuple(float(b) for b in SPRT_BOUNDS)
     verdict, pairs = play_on(cmd, work / "sprt.log", f"gen{st['gen']}", [], bounds, deadline, ROOT)
-    text = (work / "sprt.log").read_text()
-    s = runner.summary(text)
-    if not s or not s["games"]:
-        # A match stopped before fastchess printed a score: count its finished games.
-        points = list(runner.games(text, f"gen{st['gen']}").values())
-        s = {"w": points.count(1.0), "l": points.count(0.0), "d": points.count(0.5),
-             "games": len(points)}
+    # Every finished game counts, as the pairs do: fastchess's last printed score can
+    # trail them (generation 39's said 180 games beside 93 pairs).
+    points = list(runner.games((work / "sprt.log").read_text(), f"gen{st['gen']}").values())
+    s = {"w": points.count(1.0), "l": points.count(0.0), "d": points.count(0.5),
+         "games": len(points)}
     elo, err = pair_elo(pairs)
     said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
     st["sprt"] = {"w": s["w"], "l": s["l"], "d": s["d"], "games": s["games"],

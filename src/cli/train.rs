@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use ladya::data::{read_all, DataError, PackedPosition};
 use ladya::nnue::KingBuckets;
-use ladya::train::{export, train, EpochReport, Model, TrainConfig};
+use ladya::train::{export, train, EpochReport, HeldOut, Model, TrainConfig};
 use std::cell::RefCell;
 use std::path::PathBuf;
 
@@ -37,6 +37,9 @@ pub struct TrainArgs {
     /// Share of positions held out for validation (the file's last positions).
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
+    /// Hold out exactly this many positions (the last ones) instead of a share.
+    #[arg(long, conflicts_with = "validation")]
+    pub validation_positions: Option<usize>,
     /// Worker threads.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -107,7 +110,10 @@ fn train_as_asked(
         lr: args.lr,
         final_lr_ratio: args.final_lr_ratio,
         lambda: args.lambda,
-        validation_share: args.validation,
+        held_out: match args.validation_positions {
+            Some(count) => HeldOut::Positions(count),
+            None => HeldOut::Share(args.validation),
+        },
         threads: args.threads.max(1),
         seed: args.seed,
         out_dir: args.out_dir.clone(),
@@ -151,7 +157,7 @@ fn train_as_asked(
             (None, None) => "random weights".to_string(),
         },
         positions.len(),
-        (positions.len() as f64 * cfg.validation_share) as usize,
+        cfg.held_out.of(positions.len()),
         cfg.epochs,
         cfg.batch_size,
         cfg.lr,

@@ -53,9 +53,9 @@ pub struct TrainConfig {
     pub weight_decay: f32,
     /// Weight of the score in the target; the game result gets `1 - lambda`.
     pub lambda: f32,
-    /// Share of the positions held out for validation (the last ones: the positions of
-    /// one game stand together, so a range keeps games apart).
-    pub validation_share: f64,
+    /// The positions held out for validation (the last ones: the positions of one game
+    /// stand together, so a range keeps games apart).
+    pub held_out: HeldOut,
     /// Worker threads.
     pub threads: usize,
     /// Seed of the initial weights and of the shuffles.
@@ -81,7 +81,7 @@ impl Default for TrainConfig {
             final_lr_ratio: 0.02,
             weight_decay: 0.01,
             lambda: 0.75,
-            validation_share: 0.05,
+            held_out: HeldOut::Share(0.05),
             threads: 2,
             seed: 1,
             out_dir: PathBuf::from("train-out"),
@@ -90,6 +90,27 @@ impl Default for TrainConfig {
             king_buckets: KingBuckets::None,
             factorise: false,
         }
+    }
+}
+
+/// How many positions the trainer holds out for validation, from the end of the data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HeldOut {
+    /// This share of all positions, rounded down.
+    Share(f64),
+    /// Exactly this many: a caller that chose the held-out games by count (the generation
+    /// script keeps the newest games' positions) names them without a share's rounding.
+    Positions(usize),
+}
+
+impl HeldOut {
+    /// The positions held out of `total`: at least one, so validation always has data.
+    pub fn of(self, total: usize) -> usize {
+        let count = match self {
+            HeldOut::Share(share) => (total as f64 * share) as usize,
+            HeldOut::Positions(count) => count,
+        };
+        count.max(1)
     }
 }
 
@@ -164,8 +185,10 @@ pub fn train(
     on_epoch: &mut dyn FnMut(&EpochReport),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Model, TrainError> {
-    let held_out = ((positions.len() as f64 * cfg.validation_share) as usize).max(1);
-    if positions.len() < held_out + cfg.batch_size.max(1) || positions.len() >= 1 << 31 {
+    let held_out = cfg.held_out.of(positions.len());
+    if positions.len() < held_out.saturating_add(cfg.batch_size.max(1))
+        || positions.len() >= 1 << 31
+    {
         return Err(TrainError::TooLittleData(positions.len()));
     }
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
