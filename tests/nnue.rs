@@ -726,6 +726,13 @@ fn a_held_out_count_validates_on_exactly_the_last_positions() {
         held_out: HeldOut::Positions(usize::MAX),
         ..cfg
     };
-    assert!(ladya::train::train(&too_many, &positions, None, &mut |_| {}, &mut |_, _| {}).is_err());
+    let refused = ladya::train::train(&too_many, &positions, None, &mut |_| {}, &mut |_, _| {});
+    assert!(matches!(
+        refused,
+        Err(ladya::train::TrainError::TooLittleData {
+            held_out: usize::MAX,
+            ..
+        })
+    ));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -132,8 +132,15 @@ pub struct EpochReport {
 /// A training failure.
 #[derive(Debug)]
 pub enum TrainError {
-    /// Fewer positions than one batch plus a validation set.
-    TooLittleData(usize),
+    /// Fewer positions than one batch plus the held-out ones.
+    TooLittleData {
+        /// Positions given.
+        positions: usize,
+        /// Positions the configuration holds out for validation.
+        held_out: usize,
+        /// Positions in one batch.
+        batch: usize,
+    },
     /// Writing a checkpoint or a network failed.
     Io(std::io::Error),
     /// The checkpoint to resume or the warm start has another shape (output buckets,
@@ -149,7 +156,14 @@ pub enum TrainError {
 impl std::fmt::Display for TrainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TrainError::TooLittleData(n) => write!(f, "{n} positions are too few to train on"),
+            TrainError::TooLittleData {
+                positions,
+                held_out,
+                batch,
+            } => write!(
+                f,
+                "{positions} positions are too few to train on: {held_out} held out for validation and a batch of {batch}"
+            ),
             TrainError::Io(e) => write!(f, "cannot write the trainer's output: {e}"),
             TrainError::Shape { start, asked } => write!(
                 f,
@@ -189,7 +203,11 @@ pub fn train(
     if positions.len() < held_out.saturating_add(cfg.batch_size.max(1))
         || positions.len() >= 1 << 31
     {
-        return Err(TrainError::TooLittleData(positions.len()));
+        return Err(TrainError::TooLittleData {
+            positions: positions.len(),
+            held_out,
+            batch: cfg.batch_size.max(1),
+        });
     }
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
     // One random stream from the seed: the initial weights, then the order of the
