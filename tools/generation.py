@@ -35,6 +35,7 @@ A generation:
     and the candidate's weights), so that any later run plays on where it stopped:
 
     python3 tools/generation.py --resume-sprt N --hours 1.5 --seed S
+    python3 tools/generation.py --resume-sprt N --until 23:30 --seed S
 
     (the pairs of every run decide together, with `sprt_pairs.py`'s GSPRT; on H1 the candidate
     ships, and its row and entry say so).
@@ -574,7 +575,7 @@ def resume_sprt(args):
     said = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[verdict]
     # On H1 the pairs move beside the record (below), so the line names where they will be.
     pairs_home = "history" if verdict == "H1" else "candidates"
-    line = (f"**SPRT continued** (`python3 tools/generation.py --resume-sprt {gen} --hours {args.hours:g} "
+    line = (f"**SPRT continued** (`python3 tools/generation.py --resume-sprt {gen} {budget_flag(args)} "
             f"--seed {args.seed}` at commit `{commit}`: fastchess at {rec['tc']} "
             f"with `-srand {args.seed}`, stopped on the pairs of every run): {len(pairs)} more pairs, "
             f"{this_elo:+.1f} +- {this_err:.1f} Elo; all {len(every)} pairs of {len(rec['runs'])} runs "
@@ -657,7 +658,7 @@ def entry(st, args):
             (" --skip-shared" if st.get("skip_shared") else "") + \
             (f" --king-buckets {st['king_buckets']}" if st.get("king_buckets", 1) != 1 else "") + \
             "".join(f" --replay {Path(f).name}" for f in st.get("replay", []))
-    lines += [f"Made by `python3 tools/generation.py --hours {args.hours:g} --seed {args.seed} "
+    lines += [f"Made by `python3 tools/generation.py {budget_flag(args)} --seed {args.seed} "
               f"--threads {args.threads}{flags}` at commit `{b['commit']}`{' (with uncommitted changes)' if b['dirty'] else ''}, "
               f"the generator and the trainer of that build; wall time "
               f"{(st.get('finished', time.time()) - st['started']) / 60:.0f} minutes.", ""]
@@ -772,9 +773,39 @@ def step_report(st, work, args):
     log(work, f"wrote generation {st['gen']}'s record in nets/history/ and its row and entry in nets/README.md")
 
 
+def clock_time(text):
+    """`HH:MM` as (hours, minutes), for `--until`."""
+    try:
+        t = datetime.datetime.strptime(text, "%H:%M")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time of day as HH:MM")
+    return t.hour, t.minute
+
+
+def hours_until(hour, minute, now=None):
+    """Hours from `now` to the next `hour:minute` on the local clock (tomorrow's when today's
+    has passed), so that `--until` is a budget like any other."""
+    now = now or datetime.datetime.now()
+    end = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if end <= now:
+        end += datetime.timedelta(days=1)
+    return (end - now).total_seconds() / 3600
+
+
+def budget_flag(args):
+    """The budget as it was given, for the records' commands."""
+    if getattr(args, "until", None):
+        return "--until {:02d}:{:02d}".format(*args.until)
+    return f"--hours {args.hours:g}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hours", type=float, help="time this invocation may take")
+    budget = ap.add_mutually_exclusive_group()
+    budget.add_argument("--hours", type=float, help="time this invocation may take")
+    budget.add_argument("--until", type=clock_time, metavar="HH:MM",
+                        help="the budget ends at this time of day on this machine's clock (the next "
+                             "time it comes): a run that must end at a set hour, such as a chain of runs")
     ap.add_argument("--seed", type=int,
                     help="seed of the self-play, training and matches (use one no file in shared/data/selfplay has)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
@@ -838,8 +869,10 @@ def main():
     if args.keep:
         print(record_path(args, args.keep))
         return
+    if args.until:
+        args.hours = hours_until(*args.until)
     if args.hours is None or args.seed is None:
-        ap.error("--hours and --seed are needed")
+        ap.error("--hours (or --until) and --seed are needed")
     args.fastchess = runner.find(args.fastchess)
     if args.smoke:
         global SCRATCH_EPOCHS, PICK_ROUNDS, GAUNTLET_ROUNDS
