@@ -40,6 +40,9 @@ A generation:
     (the pairs of every run decide together, with `sprt_pairs.py`'s GSPRT; on H1 the candidate
     ships, and its row and entry say so).
 
+`--selfplay-only` stops after step 2, for a budget that ends with a session: the same command
+without it goes on from there later.
+
 Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
 run the same command again after an interruption and finished steps are skipped
 (self-play resumes from its sidecar, training from its checkpoint). The commits and the
@@ -859,6 +862,10 @@ def main():
                     help="train only the warm network (no run from scratch, no pick match): "
                          "about 13 minutes of both cores less; the warm run won every pick of "
                          "generations 4 to 8")
+    ap.add_argument("--selfplay-only", action="store_true",
+                    help="stop once the new games are kept in nets/games (a budget that ends with a "
+                         "session): the same command without it trains and tests them later, or, where "
+                         "WORK is gone, the next run replays them from nets/games")
     ap.add_argument("--resume-sprt", type=int, metavar="N",
                     help="play on generation N's SPRT, kept in nets/candidates when a budget cut it "
                          "short: its pairs and the new ones decide together (needs a new --seed)")
@@ -914,6 +921,11 @@ def main():
             step_publish(st, work, args)
         st["publish"] = st.get("publish", {})
         save(st, work)
+    if args.selfplay_only:
+        log(work, ("self-play done" if args.smoke else "self-play done and kept in nets/games") +
+            f"; the same command without --selfplay-only goes on from here "
+                  f"(state in {work}; with that folder gone, the next run replays the games from nets/games)")
+        return
     if "data" not in st:
         step_data(st, work)
         save(st, work)
