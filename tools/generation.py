@@ -923,8 +923,8 @@ def main():
         save(st, work)
     if args.selfplay_only:
         log(work, ("self-play done" if args.smoke else "self-play done and kept in nets/games") +
-            f"; the same command without --selfplay-only goes on from here "
-                  f"(state in {work}; with that folder gone, the next run replays the games from nets/games)")
+            f"; the same command without --selfplay-only goes on from here (state in {work}; "
+            f"with that folder gone, the next run replays the games from nets/games)")
         return
     if "data" not in st:
         step_data(st, work)
