@@ -797,7 +797,7 @@ def hours_until(hour, minute, now=None):
 
 def budget_flag(args):
     """The budget as it was given, for the records' commands."""
-    if getattr(args, "until", None):
+    if args.until:
         return "--until {:02d}:{:02d}".format(*args.until)
     return f"--hours {args.hours:g}"
 
