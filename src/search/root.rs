@@ -20,6 +20,9 @@ struct RootMove {
     shown_score: i32,
     /// Its principal variation, starting with `mv`.
     pv: Vec<Move>,
+    /// Nodes this thread searched under it in every iteration so far (the time manager's
+    /// measure of how hard the other moves were to refute).
+    nodes: u64,
 }
 
 impl Worker<'_> {
@@ -54,6 +57,7 @@ impl Worker<'_> {
                 });
             }
             self.stack[1].moved = PieceTo::of(pos, mv);
+            let nodes_before = self.nodes;
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
@@ -65,6 +69,7 @@ impl Worker<'_> {
                 }
             }
             self.unmake(pos);
+            root[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
@@ -234,6 +239,7 @@ impl ThreadData {
         let multipv = limits.multipv.clamp(1, root.len());
         let mut last_info: Option<SearchInfo> = None;
         let mut completed = 0;
+        let mut trend = TrendTracker::default();
         // Helpers start one ply apart from their neighbours, so the threads are not all
         // on the same iteration at the same time.
         let max_depth = max_depth(limits);
@@ -253,7 +259,8 @@ impl ThreadData {
             completed = depth;
             s.can_time_out = true;
             last_info = Some(s.report_iteration(&root[..multipv], depth, on_event));
-            if s.iteration_ends_search(&root, limits) {
+            let scale = time::soft_scale(&trend.after_iteration(&root));
+            if s.iteration_ends_search(&root, limits, scale) {
                 break;
             }
         }
@@ -304,6 +311,36 @@ impl ThreadData {
     }
 }
 
+/// The best move and score of the last completed iteration, for the time manager's
+/// [`time::RootTrend`].
+#[derive(Default)]
+struct TrendTracker {
+    last: Option<(Move, i32)>,
+    stability: u32,
+}
+
+impl TrendTracker {
+    /// The trend once an iteration has completed and sorted `root` (best first).
+    fn after_iteration(&mut self, root: &[RootMove]) -> time::RootTrend {
+        let best = &root[0];
+        let (stability, score_drop) = match self.last {
+            Some((mv, score)) => (
+                if mv == best.mv { self.stability + 1 } else { 0 },
+                score.saturating_sub(best.score).max(0),
+            ),
+            None => (0, 0),
+        };
+        self.last = Some((best.mv, best.score));
+        self.stability = stability;
+        let all: u64 = root.iter().map(|rm| rm.nodes).sum();
+        time::RootTrend {
+            best_move_stability: stability,
+            best_move_node_share: best.nodes as f64 / all.max(1) as f64,
+            score_drop,
+        }
+    }
+}
+
 /// The root moves: the legal ones, restricted to `searchmoves` when any of those is
 /// legal; the table's move first.
 fn root_moves(tt: &TranspositionTable, pos: &Position, limits: &Limits) -> Vec<RootMove> {
@@ -321,6 +358,7 @@ fn root_moves(tt: &TranspositionTable, pos: &Position, limits: &Limits) -> Vec<R
             prev_score: NO_SCORE,
             shown_score: NO_SCORE,
             pv: vec![mv],
+            nodes: 0,
         })
         .collect()
 }
@@ -415,15 +453,21 @@ impl Worker<'_> {
     }
 
     /// Whether the search ends after a completed iteration: a mate as short as asked
-    /// for, the soft time limit, or a single legal move (no need to think under a clock).
-    fn iteration_ends_search(&mut self, root: &[RootMove], limits: &Limits) -> bool {
+    /// for, the soft time limit (times `soft_scale`), or a single legal move (no need to
+    /// think under a clock).
+    fn iteration_ends_search(
+        &mut self,
+        root: &[RootMove],
+        limits: &Limits,
+        soft_scale: f64,
+    ) -> bool {
         if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(root[0].score)) {
             if n > 0 && n as u32 <= m {
                 return true;
             }
         }
         self.refresh_pondering();
-        self.out_of_time(|b| b.soft)
+        self.out_of_time(|b| time::scaled_soft(b, soft_scale))
             || (root.len() == 1 && limits.time.is_some() && !self.pondering)
     }
 

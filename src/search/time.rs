@@ -14,17 +14,19 @@
 //! increment (move 95 of a 30+0.5 game on a loaded machine) still has seconds in hand
 //! rather than one.
 //!
-//! Tried and not kept: scaling the soft limit after each iteration from depth 6 by the
-//! best move's share of the root nodes (`(1.5 - share) * 1.35`) and by how many iterations
-//! it had held (`1.6, 1.35, 1.15, 1.0, 0.92`), with `movetime` left whole. Against the
-//! plain soft limit, `match.py --tc 4+0.04` on the UHO openings (`--seed 23`): 320 games,
-//! W91 L87 D142, +4.3 +- 23.5 Elo pentanomial, SPRT [0, 10] undecided (LLR -0.05); clock
-//! use 94.8% against 93.2%. A fuller form (with a falling score as a third factor) is
-//! commit `f01bdb4` (reachable from main by a merge that kept none of it), to be measured
-//! at 8+0.08 (`git cherry-pick f01bdb4`).
+//! After each iteration the soft limit is stretched or shrunk by what the search found
+//! ([`soft_scale`]): a best move that just changed, one the search spent few of its root
+//! nodes on, or a falling score asks for more time; a best move that held for several
+//! iterations and took most of the nodes asks for less. The hard limit stays as it was,
+//! and a fixed `movetime` is left whole. An earlier form (the first two factors only,
+//! `(1.5 - share) * 1.35` and `1.6, 1.35, 1.15, 1.0, 0.92` by iterations held, from depth
+//! 6) measured +4.3 +- 23.5 Elo at 4+0.04 (320 games, undecided); docs/strength.md has
+//! this one's measurement.
 
 use super::params::{
-    TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_RESERVE_INCREMENTS, TM_SOFT_PER_HARD,
+    TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_NODES_BASE, TM_NODES_GAIN,
+    TM_RESERVE_INCREMENTS, TM_SCORE_DROP_GAIN, TM_SCORE_DROP_MAX, TM_SOFT_PER_HARD,
+    TM_STABILITY_STEP, TM_STABLE_SCALE, TM_UNSTABLE_SCALE,
 };
 use super::TimeBudget;
 use std::time::Duration;
@@ -118,6 +120,47 @@ pub fn clock_budget(
     TimeBudget { soft, hard }
 }
 
+/// What the iterations so far say about the root, for [`soft_scale`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootTrend {
+    /// Iterations in a row that ended with the same best move (0: it just changed).
+    pub best_move_stability: u32,
+    /// The best move's share of the nodes searched under the root moves, 0 to 1.
+    pub best_move_node_share: f64,
+    /// How far the best score fell since the last iteration, in centipawns (0 if it rose).
+    pub score_drop: i32,
+}
+
+/// The smallest and largest factor [`soft_scale`] gives, whatever the tunables say.
+pub const SOFT_SCALE_RANGE: (f64, f64) = (0.4, 3.0);
+
+/// The factor the soft limit is multiplied by after an iteration that ended in `trend`.
+/// Why each part: a best move that keeps changing, or one the search found hard to keep
+/// (a small share of the nodes: the other moves needed long searches to refute), is not
+/// settled, and another iteration may change it; a falling score means trouble the next
+/// iteration may find a way out of.
+pub fn soft_scale(trend: &RootTrend) -> f64 {
+    let stability = (f64::from(TM_UNSTABLE_SCALE.get())
+        - f64::from(TM_STABILITY_STEP.get()) * f64::from(trend.best_move_stability))
+    .max(f64::from(TM_STABLE_SCALE.get()))
+        / 100.0;
+    let share = trend.best_move_node_share.clamp(0.0, 1.0);
+    let nodes =
+        (f64::from(TM_NODES_BASE.get()) / 100.0 - share) * (f64::from(TM_NODES_GAIN.get()) / 100.0);
+    let drop = trend.score_drop.clamp(0, TM_SCORE_DROP_MAX.get());
+    let falling = 1.0 + f64::from(drop * TM_SCORE_DROP_GAIN.get()) / 1000.0;
+    (stability * nodes * falling).clamp(SOFT_SCALE_RANGE.0, SOFT_SCALE_RANGE.1)
+}
+
+/// The soft limit of `budget` multiplied by `scale`, never past the hard limit. A budget
+/// whose soft limit is its hard one (a fixed `movetime`) keeps it: that time was asked for.
+pub fn scaled_soft(budget: &TimeBudget, scale: f64) -> Duration {
+    if budget.soft >= budget.hard {
+        return budget.soft;
+    }
+    budget.soft.mul_f64(scale).min(budget.hard)
+}
+
 /// `t` minus the overhead (or margin), but at least `MIN_BUDGET`.
 fn net(t: Duration, overhead: Duration) -> Duration {
     t.saturating_sub(overhead).max(MIN_BUDGET)
@@ -131,6 +174,72 @@ mod tests {
 
     fn ms(t: u64) -> Option<Duration> {
         Some(Duration::from_millis(t))
+    }
+
+    fn trend(stability: u32, share: f64, drop: i32) -> RootTrend {
+        RootTrend {
+            best_move_stability: stability,
+            best_move_node_share: share,
+            score_drop: drop,
+        }
+    }
+
+    #[test]
+    fn unsettled_roots_get_more_time_than_settled_ones() {
+        let settled = soft_scale(&trend(8, 0.95, 0));
+        let changed = soft_scale(&trend(0, 0.95, 0));
+        let contested = soft_scale(&trend(8, 0.3, 0));
+        let falling = soft_scale(&trend(8, 0.95, 40));
+        assert!(settled < 1.0, "{settled}");
+        for more in [changed, contested, falling] {
+            assert!(more > settled, "{more} <= {settled}");
+        }
+        assert!(soft_scale(&trend(1, 0.5, 0)) > soft_scale(&trend(2, 0.5, 0)));
+        assert!(soft_scale(&trend(3, 0.4, 0)) > soft_scale(&trend(3, 0.6, 0)));
+        // A rising score is no reason to think longer; a collapse counts only so far.
+        assert_eq!(
+            soft_scale(&trend(3, 0.6, -50)),
+            soft_scale(&trend(3, 0.6, 0))
+        );
+        assert_eq!(
+            soft_scale(&trend(0, 0.0, 10_000)),
+            soft_scale(&trend(0, 0.0, TM_SCORE_DROP_MAX.get()))
+        );
+        for s in [0, 1, 5, 100] {
+            for share in [-1.0, 0.0, 0.5, 1.0, 2.0] {
+                for drop in [0, 30, 30_000] {
+                    let f = soft_scale(&trend(s, share, drop));
+                    assert!(
+                        (SOFT_SCALE_RANGE.0..=SOFT_SCALE_RANGE.1).contains(&f),
+                        "{f}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scaling_stays_within_the_hard_limit_and_leaves_movetime_alone() {
+        let clock = clock_budget(
+            Duration::from_secs(10),
+            Duration::from_millis(100),
+            None,
+            OVERHEAD,
+        );
+        assert!(scaled_soft(&clock, 0.5) < clock.soft);
+        assert!(scaled_soft(&clock, 2.0) > clock.soft);
+        assert_eq!(scaled_soft(&clock, 100.0), clock.hard);
+        let movetime = budget(
+            &Clock {
+                movetime: ms(1000),
+                ..Clock::default()
+            },
+            OVERHEAD,
+        )
+        .unwrap();
+        for scale in [0.4, 1.0, 3.0] {
+            assert_eq!(scaled_soft(&movetime, scale), movetime.soft);
+        }
     }
 
     #[test]

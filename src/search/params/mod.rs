@@ -129,6 +129,23 @@ tunables! {
     TM_SOFT_PER_HARD: 700, 400..=900, 40;
     /// Time manager: the clock reserve in increments, in hundredths.
     TM_RESERVE_INCREMENTS: 500, 100..=1000, 50;
+    /// Time manager, after each iteration (`time::soft_scale`): the soft limit's factor when
+    /// the best move has just changed, in hundredths...
+    TM_UNSTABLE_SCALE: 140, 100..=200, 8;
+    /// ...less this much for each further iteration it stays the best, in hundredths...
+    TM_STABILITY_STEP: 12, 0..=30, 2;
+    /// ...down to this, in hundredths.
+    TM_STABLE_SCALE: 80, 50..=100, 5;
+    /// Time manager: the factor for the best move's share of the root nodes is
+    /// `(base - share) * gain`: the base, in hundredths...
+    TM_NODES_BASE: 150, 110..=200, 5;
+    /// ...and the gain, in hundredths.
+    TM_NODES_GAIN: 135, 50..=250, 10;
+    /// Time manager: the factor grows by this per mille for each centipawn the best score
+    /// fell since the last iteration...
+    TM_SCORE_DROP_GAIN: 5, 0..=15, 1;
+    /// ...counting at most this many centipawns.
+    TM_SCORE_DROP_MAX: 60, 20..=150, 8;
 }
 
 // ---- Pruning and reductions ---------------------------------------------------------
