@@ -402,10 +402,17 @@ def step_train(st, work, args, kind):
         cmd += ["--resume", str(out_dir / "checkpoint.bin")]
     log(work, f"training {kind}: {' '.join(cmd[1:])}")
     started = time.time()
-    text = sh(cmd, env={**os.environ, "NO_COLOR": "1"})
-    (work / f"train_{kind}.log").write_text(text)
-    epochs = [{"epoch": int(m[0]), "train": float(m[1]), "validation": float(m[2]), "rate": float(m[3])}
-              for m in EPOCH_LINE.findall(text)]
+    # The trainer's lines go to the log as they come, and a resumed run appends to them:
+    # the epochs of a run cut short (a session's end) stay in the record with the rest.
+    log_path = work / f"train_{kind}.log"
+    with open(log_path, "a" if "--resume" in cmd else "w") as out:
+        subprocess.run(cmd, check=True, text=True, stdout=out, env={**os.environ, "NO_COLOR": "1"})
+    text = log_path.read_text()
+    # By epoch number: an epoch a cut-short run printed and its resumption played again
+    # counts once, as played last.
+    by_epoch = {int(m[0]): {"epoch": int(m[0]), "train": float(m[1]), "validation": float(m[2]),
+                            "rate": float(m[3])} for m in EPOCH_LINE.findall(text)}
+    epochs = [by_epoch[k] for k in sorted(by_epoch)]
     st[f"train_{kind}"] = {"cmd": cmd, "epochs": epochs, "seconds": round(time.time() - started),
                            "net": str(out_dir / "final.nnue"), "float": str(out_dir / "final.float"),
                            "hash": f"{net_hash(out_dir / 'final.nnue'):016x}"}
@@ -626,7 +633,9 @@ def loss_table(st):
     if not rows:
         return ""
     width = max(len(e) for _, e in rows)
-    head = "| epoch | " + " | ".join(str(i + 1) for i in range(width)) + " |\n"
+    # A run resumed from a checkpoint whose earlier output was lost starts past epoch 1.
+    first = min(e[0]["epoch"] for _, e in rows if e) if any(e for _, e in rows) else 1
+    head = "| epoch | " + " | ".join(str(first + i) for i in range(width)) + " |\n"
     head += "|---|" + "---|" * width + "\n"
     body = ""
     for kind, e in rows:
