@@ -922,7 +922,8 @@ def main():
         step_build(st, work, args)
         save(st, work)
     if "publish" not in st:
-        reserve = (args.train_reserve + args.sprt_reserve) * 60
+        # With --selfplay-only nothing follows in this run: the whole budget is self-play's.
+        reserve = 0 if args.selfplay_only else (args.train_reserve + args.sprt_reserve) * 60
         # However short the budget, self-play gets a minute: a generation needs new games.
         step_datagen(st, work, args, max(time.time() + MIN_SELFPLAY_S, end - reserve))
         save(st, work)
