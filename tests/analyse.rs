@@ -68,6 +68,19 @@ fn annotated_pgn_reads_back_with_every_move_and_eval() {
     }
 }
 
+#[test]
+fn annotated_files_joined_end_to_end_read_back_as_separate_games() {
+    // `cat a.pgn b.pgn`: each game ends with the empty line that keeps the next game's tags
+    // from being read as part of its movetext.
+    let one = annotated_pgn(&scholars_mate("A", "B"), "Ladya test");
+    let two = annotated_pgn(&scholars_mate("C", "D"), "Ladya test");
+    assert!(one.ends_with("1-0\n\n"), "{one:?}");
+    let back = parse_pgn(&(one + &two));
+    assert_eq!(back.len(), 2);
+    assert_eq!(back[1].tag("White"), Some("C"));
+    assert_eq!(play_out(&back[1]).expect("replays").1.len(), 7);
+}
+
 /// 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#, analysed: Black's third move allows mate.
 fn scholars_mate(white: &str, black: &str) -> ladya::analyse::GameAnalysis {
     let pgn = format!(

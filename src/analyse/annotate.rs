@@ -149,7 +149,8 @@ fn wrap(words: &[String]) -> String {
 }
 
 /// The annotated PGN of an analysed game; `annotator` names the engine and its limits
-/// (the `Annotator` tag and the start of the summary).
+/// (the `Annotator` tag and the start of the summary). It ends with the empty line PGN's
+/// export format puts after every game, so that files of annotated games can be joined.
 pub fn annotated_pgn(game: &GameAnalysis, annotator: &str) -> String {
     let mut out = String::new();
     for (name, value) in &game.tags {
@@ -172,5 +173,6 @@ pub fn annotated_pgn(game: &GameAnalysis, annotator: &str) -> String {
     }
     words.push(game.result.clone());
     out.push_str(&wrap(&words));
+    out.push('\n');
     out
 }

@@ -124,9 +124,6 @@ pub fn run(args: &AnalyseArgs, say: &mut dyn FnMut(&str)) -> Result<()> {
         progress.message(name.clone());
         let game = analyse::analyse_game(game, &mut searcher, &limits, &mut || progress.inc(1))
             .with_context(|| name.clone())?;
-        if !text.is_empty() {
-            text.push('\n');
-        }
         text.push_str(&analyse::annotated_pgn(&game, &annotator));
         analysed.push(game);
     }
