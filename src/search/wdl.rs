@@ -11,11 +11,12 @@
 //! draw = 1 - win - loss
 //! ```
 //!
-//! with `a` and `b` cubic in `m`. Fitted on the longest games with Ladya's scores at hand
-//! (SPRTs at 8+0.08, the match against Stockfish at 10+0.1), which it predicts better
-//! than the first fit, on 5,000-node self-play, did: a level opening reads about 36-28-36,
-//! a level ending with little material as the draw it is, and an ending needs a larger
-//! score than an opening for the same chances (Ladya's scores of endings run large).
+//! with `a` and `b` cubic in `m`. Fitted on the shipped network's games at the clock (an
+//! SPRT at 8+0.08, the match against Stockfish at 10+0.1), which it predicts better than
+//! the fits before it did (on older networks' games, on 5,000-node self-play): a level
+//! opening reads about 36-28-36, a level ending with little material as the draw it is,
+//! and an ending needs a larger score than an opening for the same chances (Ladya's
+//! scores of endings run large).
 
 use super::Score;
 use crate::board::Position;
@@ -23,9 +24,9 @@ use crate::types::PieceType;
 
 /// a(m): the score at which a win is as likely as not, cubic in `m / 58` (highest power
 /// first).
-pub const WDL_A: [f64; 4] = [-1401.9, 4032.57, -3791.17, 1282.96];
+pub const WDL_A: [f64; 4] = [-956.309, 2871.36, -2901.22, 1104.44];
 /// b(m): how quickly the chances change with the score, cubic in `m / 58`.
-pub const WDL_B: [f64; 4] = [-337.277, 914.334, -735.594, 271.836];
+pub const WDL_B: [f64; 4] = [-6.85461, 120.102, -172.414, 151.073];
 /// The material range the model was fitted over (pawn units).
 const MATERIAL_RANGE: (i32, i32) = (17, 78);
 /// The material the polynomials' argument is divided by.
