@@ -632,10 +632,10 @@ def loss_table(st):
         rows.append((kind, e))
     if not rows:
         return ""
-    width = max(len(e) for _, e in rows)
-    # A run resumed from a checkpoint whose earlier output was lost starts past epoch 1.
-    first = min(e[0]["epoch"] for _, e in rows if e) if any(e for _, e in rows) else 1
-    head = "| epoch | " + " | ".join(str(first + i) for i in range(width)) + " |\n"
+    # Columns by the epochs' own numbers (a record whose first epochs were lost starts later).
+    longest = max((e for _, e in rows), key=len)
+    width = len(longest)
+    head = "| epoch | " + " | ".join(str(x["epoch"]) for x in longest) + " |\n"
     head += "|---|" + "---|" * width + "\n"
     body = ""
     for kind, e in rows:
