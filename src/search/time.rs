@@ -20,8 +20,10 @@
 //! plain soft limit, `match.py --tc 4+0.04` on the UHO openings (`--seed 23`): 320 games,
 //! W91 L87 D142, +4.3 +- 23.5 Elo pentanomial, SPRT [0, 10] undecided (LLR -0.05); clock
 //! use 94.8% against 93.2%. A fuller form (with a falling score as a third factor) is
-//! commit `f01bdb4` (reachable from main by a merge that kept none of it), to be measured
-//! at 8+0.08 (`git cherry-pick f01bdb4`).
+//! commit `894bdb5` (reachable from main by a merge that kept none of it). Against main
+//! at 8+0.08, both with network generation 39 (`tools/spsa.py --verify 894bdb5`, record
+//! `tools/spsa/tm-scaling-gen39.json`): 132 pairs, +6.6 +- 26.5 Elo, SPRT [0, 10]
+//! undecided (LLR 0.09); clock use 93.3% against 94.5%, median depth 17 for both.
 
 use super::params::{
     TM_HARD_PER_SOFT, TM_INCREMENT_SHARE, TM_MOVES_TO_GO, TM_RESERVE_INCREMENTS, TM_SOFT_PER_HARD,
