@@ -632,15 +632,15 @@ def loss_table(st):
         rows.append((kind, e))
     if not rows:
         return ""
-    # Columns by the epochs' own numbers (a record whose first epochs were lost starts later).
-    longest = max((e for _, e in rows), key=len)
-    width = len(longest)
-    head = "| epoch | " + " | ".join(str(x["epoch"]) for x in longest) + " |\n"
-    head += "|---|" + "---|" * width + "\n"
+    # Columns by the epochs' own numbers, each run's losses under theirs (a record whose
+    # first epochs were lost starts later).
+    epochs = sorted({x["epoch"] for _, e in rows for x in e})
+    head = "| epoch | " + " | ".join(map(str, epochs)) + " |\n"
+    head += "|---|" + "---|" * len(epochs) + "\n"
     body = ""
     for kind, e in rows:
-        cells = [f"{x['validation']:.6f}".lstrip("0") for x in e] + [""] * (width - len(e))
-        body += f"| {kind}: validation loss | " + " | ".join(cells) + " |\n"
+        loss = {x["epoch"]: f"{x['validation']:.6f}".lstrip("0") for x in e}
+        body += f"| {kind}: validation loss | " + " | ".join(loss.get(n, "") for n in epochs) + " |\n"
     return head + body
 
 
