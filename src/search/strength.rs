@@ -11,10 +11,11 @@
 //! The settings reach the node budget and temperature through `CALIBRATION`, which
 //! `tools/calibrate_elo.py` fits by playing each setting against Stockfish 15.1 at the same
 //! `UCI_Elo` at 10+0.1 (`docs/playing-weaker.md` has the table). The module's own scale is far from
-//! Stockfish's: the node budget and temperature of "1400" play about 1200, and the
-//! budget of about 2,000,000 nodes (full strength at 10+0.1) plays about 2350, so the
-//! settings map to the scale through the fitted table, and the top of the range
-//! (`FULL_STRENGTH_ELO`) is where full strength scores about half.
+//! Stockfish's, and moves with every stronger network (the same node budget plays better):
+//! with network generation 39 the node budget and temperature of "1650" play about 1500,
+//! and those of "3150" about 2450. So the settings map to the scale through the fitted
+//! table, and the top of the range (`FULL_STRENGTH_ELO`) is where full strength scores
+//! about half.
 
 use super::interface::{Bound, Score, SearchInfo, TimeBudget};
 use crate::chess_move::Move;
@@ -27,9 +28,9 @@ pub const MIN_ELO: u32 = 1320;
 /// The highest `UCI_Elo` the option accepts.
 pub const MAX_ELO: u32 = 3000;
 /// From this `UCI_Elo` on the engine plays at full strength: the top of the calibration,
-/// about what the full engine scores 50% against on Stockfish's scale at 10+0.1 (it
-/// scored 17.5% against `UCI_Elo` 2600 with a 1.5M-node budget, 20 games).
-pub const FULL_STRENGTH_ELO: u32 = 2400;
+/// about what the full engine scores 50% against on Stockfish's scale at 10+0.1 (network
+/// generation 39 scored 48.8% against `UCI_Elo` 2850 in 200 games).
+pub const FULL_STRENGTH_ELO: u32 = 2850;
 /// Node budget at `MIN_ELO`; it doubles every `NODES_DOUBLING_ELO`.
 const NODES_AT_MIN_ELO: f64 = 400.0;
 /// Elo for each doubling of the node budget.
@@ -52,16 +53,16 @@ const MIN_NODES: u64 = 16;
 /// The calibration: `UCI_Elo` settings and the strength (on this module's own scale,
 /// where `MIN_ELO` is `NODES_AT_MIN_ELO` nodes) each is played at, linear in between.
 /// Fitted from `tools/calibrate_elo.py` runs against Stockfish at the same `UCI_Elo`
-/// (10+0.1; every run is in `docs/playing-weaker.md`): each entry lies between two measured points
-/// that bracket 50% (1400: 1800 and 1880 scored 38%, 2100 scored 92% in 20 games; 1700:
-/// 2050 scored 32%, 2260 scored 64%), or on one that scored 40-60% (2000: 2710 scored
-/// 41%; 2300: 3650 scored 45%).
-const CALIBRATION: [(u32, u32); 5] = [
-    (1400, 1970),
-    (1700, 2170),
-    (2000, 2710),
-    (2300, 3650),
-    (2400, 3900),
+/// (10+0.1; every run is in `docs/playing-weaker.md`) with network generation 39: five
+/// points of this scale, 30 games each, and the line through them (Stockfish's Elo = 446 +
+/// 0.609 × this scale's), each setting read off the line.
+const CALIBRATION: [(u32, u32); 6] = [
+    (1400, 1566),
+    (1700, 2058),
+    (2000, 2551),
+    (2300, 3043),
+    (2600, 3535),
+    (2850, 3945),
 ];
 
 /// A strength limit: the Elo to play at and the seed of the move choice.
@@ -289,7 +290,7 @@ mod tests {
             counts[3]
         );
         // Near full strength the best move nearly always.
-        let strong = Strength::at(2350, 7).unwrap();
+        let strong = Strength::at(2700, 7).unwrap();
         let best = (0..1000)
             .filter(|&k| strong.choose(&lines, k) == Some(0))
             .count();
