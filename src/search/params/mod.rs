@@ -61,46 +61,46 @@ pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 tunables! {
     /// Half-width of the first aspiration window.
-    ASPIRATION_WINDOW: 20, 5..=60, 3;
+    ASPIRATION_WINDOW: 17, 5..=60, 3;
     /// Reverse futility margin per ply of depth.
     RFP_MARGIN: 68, 30..=150, 6;
     /// Base null-move reduction.
-    NMP_BASE_REDUCTION: 3, 1..=6, 1;
+    NMP_BASE_REDUCTION: 4, 1..=6, 1;
     /// One more ply of reduction per this many plies of depth.
-    NMP_DEPTH_DIVISOR: 3, 2..=6, 1;
+    NMP_DEPTH_DIVISOR: 2, 2..=6, 1;
     /// One more ply of reduction per this many centipawns of eval above beta (at most 3).
-    NMP_EVAL_DIVISOR: 210, 80..=400, 15;
+    NMP_EVAL_DIVISOR: 216, 80..=400, 15;
     /// Futility margin: base.
-    FUTILITY_BASE: 94, 30..=250, 10;
+    FUTILITY_BASE: 90, 30..=250, 10;
     /// Futility margin: per ply of depth.
-    FUTILITY_PER_DEPTH: 94, 40..=200, 8;
+    FUTILITY_PER_DEPTH: 91, 40..=200, 8;
     /// Quiet moves tried before the rest are pruned: `(LMP_BASE + d * d) / (2 - improving)`.
     LMP_BASE: 5, 1..=8, 1;
     /// SEE threshold for quiet moves, per ply of depth squared (negative).
-    SEE_QUIET_MARGIN: -16, -80..=-5, 3;
+    SEE_QUIET_MARGIN: -17, -80..=-5, 3;
     /// SEE threshold for captures, per ply of depth (negative).
-    SEE_NOISY_MARGIN: -86, -200..=-20, 8;
+    SEE_NOISY_MARGIN: -83, -200..=-20, 8;
     /// Late move reductions, in hundredths of a ply: constant part of
     /// `base + ln(depth) ln(moves) / divisor`.
     LMR_BASE: 79, 20..=150, 6;
     /// Late move reductions, in hundredths: divisor of the logarithmic part.
-    LMR_DIVISOR: 222, 150..=350, 10;
+    LMR_DIVISOR: 219, 150..=350, 10;
     /// Late move reductions: history (butterfly plus continuation) is worth one ply per this
     /// much.
-    LMR_HISTORY_DIVISOR: 8078, 2048..=16384, 500;
+    LMR_HISTORY_DIVISOR: 7750, 2048..=16384, 500;
     /// Singular extensions: the other moves must fall this far below the stored score, per
     /// ply of depth.
     SE_MARGIN_PER_DEPTH: 3, 1..=8, 1;
     /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
     /// skipped.
-    DELTA_MARGIN: 229, 50..=400, 15;
+    DELTA_MARGIN: 241, 50..=400, 15;
     /// The largest history bonus of one update.
-    HISTORY_BONUS_MAX: 1465, 500..=3000, 100;
+    HISTORY_BONUS_MAX: 1430, 500..=3000, 100;
     /// History bonus per ply of depth squared.
-    HISTORY_BONUS_SCALE: 15, 4..=40, 2;
+    HISTORY_BONUS_SCALE: 16, 4..=40, 2;
     // The depth limits of the steps above (plies).
     /// Reverse futility pruning applies up to this depth.
-    RFP_MAX_DEPTH: 6, 4..=12, 1;
+    RFP_MAX_DEPTH: 4, 4..=12, 1;
     /// Null-move pruning needs at least this depth.
     NMP_MIN_DEPTH: 3, 1..=6, 1;
     /// Internal iterative reduction: depth at which a node without a TT move is reduced.
@@ -114,9 +114,9 @@ tunables! {
     /// Late move reductions: minimum depth.
     LMR_MIN_DEPTH: 3, 1..=5, 1;
     /// Singular extensions: minimum depth.
-    SE_MIN_DEPTH: 7, 5..=12, 1;
+    SE_MIN_DEPTH: 6, 5..=12, 1;
     /// Singular extensions: the stored entry may be this many plies shallower than the node.
-    SE_TT_DEPTH_MARGIN: 2, 1..=6, 1;
+    SE_TT_DEPTH_MARGIN: 1, 1..=6, 1;
     /// Time manager (`time.rs`): moves assumed left in a sudden-death game when `movestogo`
     /// is not given. The `TM_` tunables matter only on a clock: a tuning run at fixed
     /// nodes leaves them alone (`tools/spsa.py`).
