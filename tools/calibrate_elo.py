@@ -24,7 +24,6 @@ import argparse
 import datetime
 import hashlib
 import json
-import math
 import os
 import re
 import subprocess
@@ -98,15 +97,12 @@ def play(args, level):
     return score["w"], score["l"], score["d"], runner.forfeits(out, name)
 
 
-def elo(score):
-    score = min(max(score, 0.01), 0.99)
-    return -400 * math.log10(1 / score - 1)
-
-
 def played_at(point):
     """The Stockfish Elo the point's strength played at: its opponent's plus the result."""
     n = point["w"] + point["l"] + point["d"]
-    return point["setting"] + elo((point["w"] + point["d"] / 2) / n)
+    # A clean sweep is read as 99%, so that one lopsided level cannot throw the fit to infinity.
+    score = min(max((point["w"] + point["d"] / 2) / n, 0.01), 0.99)
+    return point["setting"] + runner.score_elo(score)
 
 
 def fit_line(points):

@@ -12,6 +12,7 @@ Games are played in pairs (each opening twice, colours swapped: games 2k-1 and 2
 SPRT counts game pairs (pentanomial), and `sprt_pairs.py` keeps them across runs.
 """
 
+import math
 import os
 import re
 import shutil
@@ -96,6 +97,13 @@ def forfeits(text, name):
         if colour and m[5].startswith(colour) and any(f in m[5] for f in FORFEITS):
             count += 1
     return count
+
+
+def score_elo(score):
+    """The logistic Elo difference of a score (0 to 1); infinite at 0 and 1."""
+    if 0 < score < 1:
+        return -400 * math.log10(1 / score - 1)
+    return math.copysign(math.inf, score - 0.5)
 
 
 def summary(text):

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import time
 
-from runner import games
+from runner import games, score_elo
 
 SPRT_HI = math.log(0.95 / 0.05)  # alpha = beta = 0.05, as fastchess and OpenBench
 
@@ -51,15 +51,13 @@ def llr(pairs, elo0, elo1):
 
 def pair_elo(pairs):
     """Elo and its 95% half-interval from pair scores (the pentanomial figure)."""
-    def elo(x):
-        return -400 * math.log10(1 / x - 1) if 0 < x < 1 else math.copysign(math.inf, x - 0.5)
     n = len(pairs)
     if n < 2:
         return 0.0, math.inf
     mu = sum(pairs) / n
     se = math.sqrt(sum((x - mu) ** 2 for x in pairs) / n / n)
-    lo, hi = elo(mu - 1.959964 * se), elo(mu + 1.959964 * se)
-    return elo(mu), (hi - lo) / 2
+    lo, hi = score_elo(mu - 1.959964 * se), score_elo(mu + 1.959964 * se)
+    return score_elo(mu), (hi - lo) / 2
 
 
 def recorder(rec, path, run):
