@@ -5,6 +5,10 @@ read the finished game pairs of a fastchess log, keep them as a string of quarte
 (one digit, 0 to 4, a pair), and decide with a GSPRT over the pairs of every run together
 (the normal approximation on pair scores, as OpenBench's pentanomial test), so that a later run plays on where an earlier one stopped. Used by
 `generation.py --resume-sprt` (networks) and `spsa.py --verify` (tuned search constants).
+
+    python3 tools/sprt_pairs.py nets/candidates/gen42-sprt.json
+
+prints where a kept SPRT stands: each run's pairs and Elo, and the pooled LLR.
 """
 
 import json
@@ -12,6 +16,7 @@ import math
 import os
 import signal
 import subprocess
+import sys
 import time
 
 from runner import games, score_elo
@@ -111,3 +116,31 @@ def play_on(cmd, log_path, name, prior, bounds, end, cwd, on_pairs=None):
     if on_pairs:
         on_pairs(pairs)
     return verdict, pairs
+
+
+def status(path):
+    """Each run of an SPRT record and all of them together: pairs, Elo and its error, and
+    the pooled log-likelihood ratio against the record's bounds."""
+    rec = json.loads(open(path).read())
+    bounds = rec.get("bounds", [0.0, 10.0])
+    lines, pooled = [], []
+    for run in rec["runs"]:
+        pairs = decode(run["pairs"])
+        pooled += pairs
+        elo, err = pair_elo(pairs)
+        lines.append(f"  seed {run.get('seed', '?')}: {len(pairs)} pairs, {elo:+.1f} ± {err:.1f}")
+    elo, err = pair_elo(pooled)
+    ratio = llr(pooled, *bounds)
+    verdict = "H1" if ratio >= SPRT_HI else "H0" if ratio <= -SPRT_HI else "undecided"
+    lines.append(f"  all: {len(pooled)} pairs, {elo:+.1f} ± {err:.1f}, "
+                 f"LLR {ratio:.2f} of ±{SPRT_HI:.2f}, SPRT {bounds}: {verdict}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python3 tools/sprt_pairs.py RECORD.json [...]   "
+                 "(e.g. nets/candidates/gen42-sprt.json, tools/spsa/run4-verify.json)")
+    for record in sys.argv[1:]:
+        print(record)
+        print(status(record))
