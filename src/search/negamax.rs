@@ -354,7 +354,7 @@ impl Worker<'_> {
                     let history = moved.map_or(0, |m| {
                         self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
                     });
-                    self.reduction(late, history).clamp(0, new_depth - 1)
+                    bounded_reduction(self.reduction(late, history), new_depth)
                 } else {
                     0
                 };
@@ -531,6 +531,13 @@ impl Worker<'_> {
     }
 }
 
+/// A reduction kept within what the move can spare: at least one ply of its `new_depth`
+/// is searched, and no reduction at all when it has no ply to spare. (`clamp(0, new_depth -
+/// 1)` would panic there: a tuned `LMR_MIN_DEPTH` of 1 reduces at depth 1.)
+pub(super) fn bounded_reduction(r: i32, new_depth: i32) -> i32 {
+    r.min(new_depth - 1).max(0)
+}
+
 /// What the singular-extension test found.
 enum Singular {
     /// Nothing: search the move as usual.
@@ -553,4 +560,19 @@ struct Lateness {
     pv_node: bool,
     improving: bool,
     early: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounded_reduction;
+
+    #[test]
+    fn a_reduction_leaves_a_ply_and_never_extends() {
+        assert_eq!(bounded_reduction(3, 10), 3);
+        assert_eq!(bounded_reduction(9, 4), 3);
+        assert_eq!(bounded_reduction(-2, 5), 0);
+        // No ply to spare (depth 1 with LMR from depth 1): no reduction, no panic.
+        assert_eq!(bounded_reduction(2, 1), 0);
+        assert_eq!(bounded_reduction(2, 0), 0);
+    }
 }
