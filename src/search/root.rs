@@ -18,6 +18,9 @@ struct RootMove {
     prev_score: i32,
     /// The last score this move was given (kept when an iteration is interrupted).
     shown_score: i32,
+    /// The nodes its subtree took the last time it was searched: what orders the moves
+    /// that failed low (a move that takes long to refute is the likelier to be good).
+    nodes: u64,
     /// Its principal variation, starting with `mv`.
     pv: Vec<Move>,
 }
@@ -53,6 +56,7 @@ impl Worker<'_> {
                     number: i + 1,
                 });
             }
+            let nodes_before = self.nodes;
             self.stack[1].moved = PieceTo::of(pos, mv);
             self.make(pos, mv);
             let mut score;
@@ -68,6 +72,7 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
+            root[i].nodes = self.nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 let rm = &mut root[i];
                 rm.score = score;
@@ -320,9 +325,17 @@ fn root_moves(tt: &TranspositionTable, pos: &Position, limits: &Limits) -> Vec<R
             score: NO_SCORE,
             prev_score: NO_SCORE,
             shown_score: NO_SCORE,
+            nodes: 0,
             pv: vec![mv],
         })
         .collect()
+}
+
+/// The order of the root moves after a search: by score, best first; the moves that failed
+/// low (all `NO_SCORE`) by the nodes their subtrees took, most first.
+fn order_key(rm: &RootMove) -> std::cmp::Reverse<(i32, u64)> {
+    let nodes = if USE_ROOT_NODE_ORDER { rm.nodes } else { 0 };
+    std::cmp::Reverse((rm.score, nodes))
 }
 
 /// The deepest iteration `limits` allow: the depth asked for, or for `go mate N` the
@@ -369,10 +382,13 @@ impl Worker<'_> {
         };
         loop {
             let score = self.search_root(pos, root, pv_idx, alpha, beta, depth as i32, on_event);
-            root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
+                // The old order stands but for the moves that beat alpha: a move's nodes
+                // from an iteration it did not finish say nothing.
+                root[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 break;
             }
+            root[pv_idx..].sort_by_key(order_key);
             // A full window holds every score a search returns: never widen it.
             let full = alpha <= -MATE && beta >= MATE;
             let bound = if full {
@@ -479,5 +495,48 @@ fn root_candidates(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
         legal.as_slice().to_vec()
     } else {
         chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root_move(uci: &str, score: i32, nodes: u64) -> RootMove {
+        let pos = Position::startpos();
+        let mv = pos
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == uci)
+            .expect("a legal move");
+        RootMove {
+            mv,
+            score,
+            prev_score: NO_SCORE,
+            shown_score: score,
+            nodes,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn moves_that_beat_alpha_lead_and_the_rest_follow_their_subtrees() {
+        let mut root = vec![
+            root_move("a2a3", NO_SCORE, 900),
+            root_move("e2e4", 35, 50_000),
+            root_move("g1f3", NO_SCORE, 12_000),
+            root_move("d2d4", 40, 30_000),
+            root_move("h2h4", NO_SCORE, 300),
+        ];
+        root.sort_by_key(order_key);
+        let order: Vec<String> = root.iter().map(|rm| rm.mv.to_string()).collect();
+        let want = if USE_ROOT_NODE_ORDER {
+            ["d2d4", "e2e4", "g1f3", "a2a3", "h2h4"]
+        } else {
+            ["d2d4", "e2e4", "a2a3", "g1f3", "h2h4"]
+        };
+        assert_eq!(order, want);
     }
 }

@@ -236,3 +236,6 @@ pub const USE_UPCOMING_REPETITION: bool = true;
 pub const USE_NON_PAWN_CORRECTION: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;
+/// Iterative deepening: root moves that fail low are ordered for the next iteration by the
+/// nodes their subtrees took (`root.rs`), not left in the order they were generated in.
+pub const USE_ROOT_NODE_ORDER: bool = true;
