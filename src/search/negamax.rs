@@ -359,11 +359,21 @@ impl Worker<'_> {
                     0
                 };
                 score = -self.negamax(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                let mut full_depth = new_depth;
                 if score > alpha && r > 0 {
-                    score = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1);
+                    // A move that beat the best score by far earns a deeper look; one that
+                    // barely passed it, a shallower one.
+                    if USE_LMR_DEEPER {
+                        let margin = LMR_DEEPER_MARGIN + LMR_DEEPER_PER_DEPTH * new_depth;
+                        full_depth += (score > best.score + margin) as i32
+                            - (score < best.score + LMR_SHALLOWER_MARGIN) as i32;
+                    }
+                    if full_depth > new_depth - r {
+                        score = -self.negamax(pos, -alpha - 1, -alpha, full_depth, ply + 1);
+                    }
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1);
+                    score = -self.negamax(pos, -beta, -alpha, full_depth, ply + 1);
                 }
             }
             self.unmake(pos);

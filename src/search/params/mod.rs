@@ -144,6 +144,16 @@ tunables! {
 /// butterfly table alone reaches it at its bound).
 pub const LMR_HISTORY_MAX_PLIES: i32 = 2;
 
+/// Late move reductions: a reduced move that beats alpha is searched again a ply deeper than
+/// planned when it beat the node's best score by more than this margin plus
+/// `LMR_DEEPER_PER_DEPTH` per ply, and a ply shallower when by less than
+/// `LMR_SHALLOWER_MARGIN`.
+pub const LMR_DEEPER_MARGIN: i32 = 43;
+/// See `LMR_DEEPER_MARGIN`.
+pub const LMR_DEEPER_PER_DEPTH: i32 = 2;
+/// See `LMR_DEEPER_MARGIN`.
+pub const LMR_SHALLOWER_MARGIN: i32 = 11;
+
 // ---- Quiescence ----------------------------------------------------------------------
 
 // ---- History -------------------------------------------------------------------------
@@ -207,6 +217,9 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 14 of `negamax`: a reduced move's re-search is a ply deeper or shallower by how far
+/// it beat the best score so far (`LMR_DEEPER_MARGIN`).
+pub const USE_LMR_DEEPER: bool = true;
 /// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
 /// whether they escape (`THREAT_ORDER_*`).
 pub const USE_THREAT_ORDERING: bool = true;
