@@ -244,6 +244,7 @@ impl Worker<'_> {
         };
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
+        let tt_noisy = USE_LMR_TT_NOISY && !tt_move.is_none() && is_generated_noisy(pos, tt_move);
         while let Some(mv) = picker.next(pos, self.history) {
             if mv == excluded {
                 continue;
@@ -350,6 +351,7 @@ impl Worker<'_> {
                         pv_node,
                         improving,
                         early,
+                        tt_noisy,
                     };
                     let history = moved.map_or(0, |m| {
                         self.history.quiet_score(side, m.piece, mv, &quiet_ctx)
@@ -520,12 +522,13 @@ impl Worker<'_> {
     /// Step 14's late move reduction of a quiet move with this `history` score (butterfly
     /// plus continuation), before clamping: the table's value for the depth and move
     /// number, less in PV nodes, while improving, in the picker's early stages and for
-    /// moves with a good history.
+    /// moves with a good history, more when the table's move is noisy.
     fn reduction(&self, late: Lateness, history: i32) -> i32 {
         self.shared.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)]
             - late.pv_node as i32
             + !late.improving as i32
             - late.early as i32
+            + late.tt_noisy as i32
             - (history / LMR_HISTORY_DIVISOR.get())
                 .clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES)
     }
@@ -560,6 +563,8 @@ struct Lateness {
     pv_node: bool,
     improving: bool,
     early: bool,
+    /// The table's move is a capture or promotion.
+    tt_noisy: bool,
 }
 
 #[cfg(test)]

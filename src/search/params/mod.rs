@@ -207,6 +207,9 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// Step 14 of `negamax`: quiet moves are reduced a ply more when the table's move is a
+/// capture or promotion (the node's best hope is probably noisy).
+pub const USE_LMR_TT_NOISY: bool = true;
 /// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
 /// whether they escape (`THREAT_ORDER_*`).
 pub const USE_THREAT_ORDERING: bool = true;
