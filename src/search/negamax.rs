@@ -50,7 +50,7 @@ impl Worker<'_> {
 
         // Step 2. At the horizon, resolve captures in the quiescence search.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, true);
         }
 
         // Step 3. Node bookkeeping and the stop check (stop flag, clock, node limit).

@@ -1,21 +1,26 @@
 //! Quiescence search: only captures (and queen promotions) until the position is quiet,
 //! so the static evaluation is never taken in the middle of an exchange.
 
-use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING};
+use super::legal::gives_check;
+use super::params::{DELTA_MARGIN, MAX_PLY, SEE_VALUES, USE_DELTA_PRUNING, USE_QS_CHECKS};
 use super::picker::MovePicker;
+use super::see::see_ge;
 use super::tt::TtBound;
 use super::{NodeBest, Raised, Worker, MATE};
 use crate::board::Position;
-use crate::chess_move::Move;
+use crate::chess_move::{Move, MoveKind};
+use crate::movegen::{GenType, MoveList};
 
 impl Worker<'_> {
-    /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`).
+    /// Fail-soft quiescence search of `pos` at `ply` within (`alpha`, `beta`). On its first
+    /// ply (`checks`) quiet checks are searched too.
     pub(super) fn qsearch(
         &mut self,
         pos: &mut Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         // Step 1. Node bookkeeping and the stop check.
         if self.stopped {
@@ -93,13 +98,36 @@ impl Worker<'_> {
                 }
             }
             self.make(pos, mv);
-            let score = -self.qsearch(pos, -beta, -best.alpha, ply + 1);
+            let score = -self.qsearch(pos, -beta, -best.alpha, ply + 1, false);
             self.unmake(pos);
             if self.stopped {
                 return 0;
             }
             if best.take(mv, score, beta) == Raised::Beta {
                 break;
+            }
+        }
+        // Step 5b. On the first quiescence ply, then quiet checks that lose no material: a
+        // quiet mate or mating threat one ply past the horizon is what makes a null-move
+        // search or a static margin miss a quiet threat of mate above it.
+        if USE_QS_CHECKS && checks && !in_check && best.score < beta {
+            let mut quiets = MoveList::new();
+            pos.generate(GenType::Quiet, &mut quiets);
+            for &mv in quiets.as_slice() {
+                // (`gives_check` answers yes for every castling: only real checks here.)
+                let castles = mv.kind() == MoveKind::Castling;
+                if castles || !gives_check(pos, mv) || !see_ge(pos, mv, 0) {
+                    continue;
+                }
+                self.make(pos, mv);
+                let score = -self.qsearch(pos, -beta, -best.alpha, ply + 1, false);
+                self.unmake(pos);
+                if self.stopped {
+                    return 0;
+                }
+                if best.take(mv, score, beta) == Raised::Beta {
+                    break;
+                }
             }
         }
         let NodeBest {

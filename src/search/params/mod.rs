@@ -234,5 +234,7 @@ pub const USE_THREAT_HISTORY: bool = true;
 pub const USE_UPCOMING_REPETITION: bool = true;
 /// Step 7 of `negamax`: correction history also by each side's non-pawn pieces.
 pub const USE_NON_PAWN_CORRECTION: bool = true;
+/// Step 5b of `qsearch`: quiet checks on its first ply.
+pub const USE_QS_CHECKS: bool = true;
 /// Iterative deepening: aspiration windows.
 pub const USE_ASPIRATION: bool = true;
