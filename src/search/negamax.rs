@@ -521,7 +521,7 @@ impl Worker<'_> {
     /// plus continuation), before clamping: the table's value for the depth and move
     /// number, less in PV nodes, while improving, in the picker's early stages and for
     /// moves with a good history.
-    fn reduction(&self, late: Lateness, history: i32) -> i32 {
+    pub(super) fn reduction(&self, late: Lateness, history: i32) -> i32 {
         self.shared.lmr[late.depth.min(63) as usize][late.moves_searched.min(63)]
             - late.pv_node as i32
             + !late.improving as i32
@@ -554,12 +554,12 @@ enum Singular {
 
 /// How late and in what kind of node a move is searched, for its reduction.
 #[derive(Clone, Copy)]
-struct Lateness {
-    depth: i32,
-    moves_searched: usize,
-    pv_node: bool,
-    improving: bool,
-    early: bool,
+pub(super) struct Lateness {
+    pub(super) depth: i32,
+    pub(super) moves_searched: usize,
+    pub(super) pv_node: bool,
+    pub(super) improving: bool,
+    pub(super) early: bool,
 }
 
 #[cfg(test)]

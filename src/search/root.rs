@@ -1,8 +1,11 @@
 //! The root of the search: iterative deepening with aspiration windows over the root
 //! move list (MultiPV, `searchmoves`, `currmove`), and the result it hands back.
 
-use super::negamax::NO_SCORE;
+use super::history::QuietContext;
+use super::legal::gives_check;
+use super::negamax::{bounded_reduction, Lateness, NO_SCORE};
 use super::params::*;
+use super::picker::is_generated_noisy;
 use super::*;
 use crate::board::Position;
 use crate::chess_move::Move;
@@ -43,6 +46,11 @@ impl Worker<'_> {
         for rm in root[pv_idx..].iter_mut() {
             rm.score = NO_SCORE;
         }
+        let side = pos.side_to_move();
+        let quiet_ctx = QuietContext {
+            keys: self.cont_keys(0),
+            attacks: (USE_THREAT_HISTORY || USE_THREAT_ORDERING).then(|| pos.attack_map(!side)),
+        };
         #[allow(clippy::needless_range_loop)] // `i` is also the reported move number
         for i in pv_idx..root.len() {
             let mv = root[i].mv;
@@ -53,13 +61,21 @@ impl Worker<'_> {
                     number: i + 1,
                 });
             }
+            let r = if i > pv_idx {
+                self.root_reduction(pos, mv, i - pv_idx + 1, depth, &quiet_ctx)
+            } else {
+                0
+            };
             self.stack[1].moved = PieceTo::of(pos, mv);
             self.make(pos, mv);
             let mut score;
             if i == pv_idx {
                 score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
             } else {
-                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1 - r, 1);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.negamax(pos, -alpha - 1, -alpha, depth - 1, 1);
+                }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax(pos, -beta, -alpha, depth - 1, 1);
                 }
@@ -85,6 +101,42 @@ impl Worker<'_> {
             }
         }
         best
+    }
+
+    /// How much shallower a late root move is searched first: as `negamax` reduces a
+    /// quiet move that gives no check in a PV node (its step 14), by the move's number
+    /// among the root moves and its history. The root's moves are ordered by the last
+    /// iteration's scores, so a late one has already been searched and found worse; a
+    /// reduced search that beats alpha is searched again at full depth.
+    fn root_reduction(
+        &self,
+        pos: &Position,
+        mv: Move,
+        moves_searched: usize,
+        depth: i32,
+        quiet_ctx: &QuietContext,
+    ) -> i32 {
+        if !USE_ROOT_LMR
+            || depth < LMR_MIN_DEPTH.get()
+            || is_generated_noisy(pos, mv)
+            || gives_check(pos, mv)
+        {
+            return 0;
+        }
+        let late = Lateness {
+            depth,
+            moves_searched,
+            pv_node: true,
+            // The root has no evaluation two plies back: taken as improving, so that the
+            // reduction is not raised for a trend nobody measured.
+            improving: true,
+            early: false,
+        };
+        let history = pos.piece_on(mv.from()).map_or(0, |piece| {
+            self.history
+                .quiet_score(pos.side_to_move(), piece, mv, quiet_ctx)
+        });
+        bounded_reduction(self.reduction(late, history), depth - 1)
     }
 
     /// The `info` of one root move.

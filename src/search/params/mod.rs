@@ -207,6 +207,8 @@ pub const USE_SINGULAR_EXTENSION: bool = true;
 pub const USE_SINGULAR_SHORTENING: bool = true;
 /// Step 14 of `negamax`: late move reductions.
 pub const USE_LMR: bool = true;
+/// The root's late quiet moves are reduced too (`root.rs`, `search_root`).
+pub const USE_ROOT_LMR: bool = true;
 /// Step 11 of `negamax`: quiet moves of a piece attacked by a cheaper one are ordered by
 /// whether they escape (`THREAT_ORDER_*`).
 pub const USE_THREAT_ORDERING: bool = true;
