@@ -61,9 +61,15 @@ def main():
         sys.exit("--games: an even number of at least 2 (each opening is played twice)")
     if args.nodes < 1:
         sys.exit("--nodes: at least 1")
+    if not Path(args.openings).is_file():
+        sys.exit(f"no openings at {args.openings}")
     fastchess = runner.find(args.fastchess)
-    new, new_bin = build(args.rev)
-    base, base_bin = build(args.base or f"{new}^")
+    try:
+        new, new_bin = build(args.rev)
+        base, base_bin = build(args.base or f"{new}^")
+    except subprocess.CalledProcessError as e:  # git names the bad revision, cargo the error
+        sys.exit(f"could not build both commits: {' '.join(map(str, e.cmd))} failed"
+                 + (f": {e.stderr.strip()}" if e.stderr else ""))
     options = {"Hash": 16}
     if args.net:
         net = Path(args.net).resolve()
