@@ -17,6 +17,11 @@ if [ ! -d "$openbench" ]; then
     echo "OpenBench check skipped: $openbench not found"; exit 0
 fi
 export CARGO_TARGET_DIR="$PWD/target/openbench"
+# Its own target directory keeps the EVALFILE build from replacing ENGINE; a copy of the
+# release build's (cargo reuses copied artifacts) spares it every dependency's build.
+if [ ! -d "$CARGO_TARGET_DIR/release" ] && [ -d target/release ]; then
+    mkdir -p "$CARGO_TARGET_DIR" && cp -a target/release "$CARGO_TARGET_DIR/"
+fi
 in_git=false
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 && in_git=true
 before="$($in_git && git status --porcelain || true)"
