@@ -41,7 +41,8 @@ A generation:
     ships, and its row and entry say so).
 
 `--selfplay-only` stops after step 2, for a budget that ends with a session: the same command
-without it goes on from there later.
+without it goes on from there later, on another machine too (the games it kept in nets/games
+are then this generation's new games, not played again).
 
 Everything runs in WORK/genN (default /var/tmp/ladya-data/genN) with a `state.json`:
 run the same command again after an interruption and finished steps are skipped
@@ -224,6 +225,36 @@ def step_datagen(st, work, args, deadline):
                           "evaluation": car["evaluation"], "seconds": round(time.time() - started),
                           "rate": round(positions / max(1, time.time() - started))})
     log(work, f"self-play: {car['games_done']} games, {positions} positions")
+
+
+def adopt_kept_games(st, work, args):
+    """Takes as this run's new games those a `--selfplay-only` run of the same generation and
+    seed kept in nets/games, when its work folder (and the state that named them) is gone:
+    playing them again would only repeat them. True if there were such games."""
+    name = f"gen{st['shipped']}_seed{args.seed}.games.xz"
+    target = GAMES / name
+    if not target.is_file() or any(name in r.read_text() for r in (NETS / "history").glob("gen*.md")):
+        return False  # none, or a finished generation's (already in the replay)
+    entry = re.search(rf"`{re.escape(name)}`: \*\*([\d,]+) positions\*\* in ([\d,]+) games .*?"
+                      rf"\(`(\S+)`\).*?for generation (\d+), in (\d+) minutes \((\d+) positions a "
+                      rf"second.*?```\n(.*?)\n```", (GAMES / "README.md").read_text(), re.S)
+    if not entry or int(entry.group(4)) != st["gen"]:
+        return False
+    games = work / f"selfplay_{args.seed}.games"
+    out = work / f"selfplay_{args.seed}.bin"
+    with open(games, "wb") as f:
+        subprocess.run(["xz", "-dc", str(target)], stdout=f, check=True)
+    shutil.copy(GAMES / name.replace(".games.xz", ".progress"), str(games) + ".progress")
+    out.unlink(missing_ok=True)
+    sh([str(work / "ladya"), "data", "unpack", str(games), str(out)])
+    st["datagen"] = {"cmd": entry.group(7).split(), "out": str(out), "games_file": str(games),
+                     "games": int(entry.group(2).replace(",", "")), "positions": out.stat().st_size // 32,
+                     "evaluation": entry.group(3), "seconds": int(entry.group(5)) * 60,
+                     "rate": int(entry.group(6)), "adopted": True}
+    st["publish"] = {"file": name, "sha256": sha256(target), "mb": round(target.stat().st_size / 1e6, 2)}
+    log(work, f"self-play: none; the new games are {name}, kept by an earlier --selfplay-only run "
+              f"of generation {st['gen']} with this seed ({st['datagen']['positions']:,} positions)")
+    return True
 
 
 def shown(cmd, work=None):
@@ -679,7 +710,9 @@ def entry(st, args):
         lines += [f"**Self-play**: {d['games']:,} games, {d['positions']:,} positions in "
                   f"{d['seconds'] // 60} minutes ({d['rate']} positions a second), with the shipped "
                   f"network (`{d['evaluation']}`), kept as `nets/games/"
-                  f"{st.get('publish', {}).get('file') or '(not kept)'}`:", "", "```",
+                  f"{st.get('publish', {}).get('file') or '(not kept)'}`"
+                  f"{' by an earlier `--selfplay-only` run with this seed' if d.get('adopted') else ''}:",
+                  "", "```",
                   shown_datagen(d["cmd"]), "```", ""]
     if st.get("data"):
         total = sum(f["positions"] for f in st["data"])
@@ -921,6 +954,8 @@ def main():
     if "build" not in st:
         step_build(st, work, args)
         save(st, work)
+    if "publish" not in st and not args.selfplay_only and adopt_kept_games(st, work, args):
+        save(st, work)
     if "publish" not in st:
         # With --selfplay-only nothing follows in this run: the whole budget is self-play's.
         reserve = 0 if args.selfplay_only else (args.train_reserve + args.sprt_reserve) * 60
@@ -934,7 +969,7 @@ def main():
     if args.selfplay_only:
         log(work, ("self-play done" if args.smoke else "self-play done and kept in nets/games") +
             f"; the same command without --selfplay-only goes on from here (state in {work}; "
-            f"with that folder gone, the next run replays the games from nets/games)")
+            f"with that folder gone, the next run takes the games kept in nets/games as its new ones)")
         return
     if "data" not in st:
         step_data(st, work)
