@@ -69,7 +69,7 @@ pub enum Command {
     /// Train an evaluation network on packed positions (see `src/train/`).
     Train(super::train::TrainArgs),
     /// Training data files: `stats FILE`, `loss FILE`, `convert IN.txt OUT.bin`,
-    /// `pgn --out OUT.bin GAMES...`.
+    /// `unpack GAMES OUT.bin`, `pgn --out OUT.bin GAMES...`.
     #[command(subcommand)]
     Data(DataCommand),
     /// Analyse the games of a PGN file: an annotated PGN with `%eval` comments, marks and
