@@ -176,6 +176,7 @@ impl Worker<'_> {
                 && eval.abs() < DECISIVE
                 && beta.abs() < DECISIVE
                 && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
+                && !king_under_fire(pos)
             {
                 return eval;
             }
@@ -462,7 +463,8 @@ impl Worker<'_> {
             && eval >= beta
             && !self.stack[ply].after_null
             && non_pawn.any()
-            && beta.abs() < DECISIVE)
+            && beta.abs() < DECISIVE
+            && !king_under_fire(pos))
         {
             return None;
         }
@@ -575,4 +577,19 @@ mod tests {
         assert_eq!(bounded_reduction(2, 1), 0);
         assert_eq!(bounded_reduction(2, 0), 0);
     }
+}
+
+/// Whether the opponent's queen bears on the side to move's king and at least
+/// [`KING_FIRE_SQUARES`] of the squares around it are attacked (asked only where a
+/// pruning step would otherwise fire).
+fn king_under_fire(pos: &Position) -> bool {
+    use crate::attacks::{king_attacks, queen_attacks};
+    let us = pos.side_to_move();
+    let zone = king_attacks(pos.king(us));
+    let occ = pos.occupied();
+    let mut queen_reach = crate::bitboard::Bitboard::EMPTY;
+    for sq in pos.colored(!us, PieceType::Queen) {
+        queen_reach |= queen_attacks(sq, occ);
+    }
+    (queen_reach & zone).any() && (zone & pos.attack_map(!us).all).count() >= KING_FIRE_SQUARES
 }

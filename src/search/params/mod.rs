@@ -192,6 +192,10 @@ pub const USE_TT_EVAL_REFINE: bool = true;
 pub const USE_REVERSE_FUTILITY: bool = true;
 /// Step 9 of `negamax`: null-move pruning.
 pub const USE_NULL_MOVE: bool = true;
+/// Steps 8 and 9 of `negamax` stand aside where at least this many of the squares around
+/// the side to move's king are attacked: a quiet threat of mate there is what neither a
+/// static margin nor a null-move search that ends in quiescence can see.
+pub const KING_FIRE_SQUARES: u32 = 3;
 /// Step 10 of `negamax`: internal iterative reduction.
 pub const USE_IIR: bool = true;
 /// Step 12 of `negamax`: late move pruning.
